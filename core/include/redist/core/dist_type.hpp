@@ -1,0 +1,83 @@
+#pragma once
+// Distributed array types in the paper's notation (DESIGN.md §1):
+//   f32[32{x,y}512, 128]    bf16[{x}1024, {y}64] sum{z}
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "redist/core/axis.hpp"
+#include "redist/core/elem_type.hpp"
+#include "redist/core/mesh.hpp"
+#include "redist/core/result.hpp"
+
+namespace redist {
+
+/// One array dimension: its global size and the mesh axes it is tiled over, ordered
+/// major to minor (empty: not tiled).
+struct Dim {
+  int64_t global = 1;
+  std::vector<AxisRef> axes;
+  bool operator==(const Dim&) const = default;
+};
+
+/// How pending partial values combine.
+enum class ReduceOp { sum, max, min };
+
+/// A distributed array type over some mesh. Each mesh axis (or factor of one) appears at
+/// most once across all dims and the reduction axes; axes not mentioned are replicated.
+struct DistType {
+  ElemType elem = ElemType::f32;
+  std::vector<Dim> dims;
+  /// Pending reduction: the logical value is `reduce_op` over the coordinates on these
+  /// axes of what the devices hold. Empty when there is none.
+  std::vector<AxisRef> reduce_axes;
+  ReduceOp reduce_op = ReduceOp::sum;
+
+  std::size_t rank() const { return dims.size(); }
+  bool operator==(const DistType&) const = default;
+};
+
+/// Parses and validates `text` against `mesh`. Accepts the local size before the axis
+/// list (checked against ceil(global / tiles)), omitted element type (f32), sub-axes
+/// `x:(m)k` and a trailing `sum{...}`/`max{...}`/`min{...}`. Errors name the character
+/// offset and the reason.
+Result<DistType> parse_type(std::string_view text, const Mesh& mesh);
+
+/// A parsed value and the number of characters of the text it used.
+template <class T>
+struct Parsed {
+  T value;
+  std::size_t consumed = 0;
+};
+/// Parses a type at the start of `text` (leading spaces allowed) and stops after it,
+/// for embedding types in larger texts such as plans.
+Result<Parsed<DistType>> parse_type_prefix(std::string_view text, const Mesh& mesh);
+
+/// Checks a programmatically built type against `mesh`: known axes, valid sub-axes with
+/// resolved sizes, no axis (or overlapping factor) used twice, sizes >= 1.
+Status validate(const DistType& type, const Mesh& mesh);
+
+/// Canonical text: element type always written, local sizes omitted, one space after
+/// each comma: `f32[{x,y}512, 128] sum{z}`. parse_type(to_string(t)) == t.
+std::string to_string(const DistType& type);
+std::string_view reduce_op_name(ReduceOp op);
+
+/// Number of tiles of `dim`: the product of its axis sizes.
+int64_t tile_count(const Dim& dim);
+/// Local (per-device) size of `dim`: ceil(global / tiles).
+int64_t local_size(const Dim& dim);
+/// Local size of every dim.
+std::vector<int64_t> local_shape(const DistType& type);
+/// True when some dim's global size is not a multiple of its tile count (padding).
+bool has_padding(const DistType& type);
+/// Devices holding each shard: num_devices / (tiles of every dim * reduction size).
+int64_t replication_factor(const DistType& type, const Mesh& mesh);
+/// `type` with each dim's consecutive factors of one axis merged (x:(1)2, x:(2)2 -> x
+/// on x:4) and reduction axes sorted: equal tilings get equal canonical types.
+DistType canonical(const DistType& type, const Mesh& mesh);
+/// Every axis reference the type uses, dims first (in order) then reduction axes.
+std::vector<AxisRef> used_axes(const DistType& type);
+
+}  // namespace redist

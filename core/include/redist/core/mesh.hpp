@@ -1,0 +1,87 @@
+#pragma once
+// A device mesh: named axes with sizes in declared order, plus an optional explicit
+// device order. Notation: `{x:4, y:2}` or `{x:2, y:2} devices=[3,2,1,0]`.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "redist/core/result.hpp"
+
+namespace redist {
+
+struct MeshAxis {
+  std::string name;
+  int64_t size = 1;
+  bool operator==(const MeshAxis&) const = default;
+};
+
+/// Mesh coordinates of one device, one entry per mesh axis in declared order.
+using Coords = std::vector<int64_t>;
+
+class Mesh {
+ public:
+  /// Maximum number of devices a mesh may have (keeps device ids in int64 safely).
+  static constexpr int64_t kMaxDevices = int64_t{1} << 40;
+
+  Mesh() = default;
+
+  /// Validates and builds a mesh: axis names are identifiers and distinct, sizes >= 1,
+  /// the product fits kMaxDevices, and `devices` (if not empty) is a permutation of
+  /// 0..N-1.
+  static Result<Mesh> create(std::vector<MeshAxis> axes, std::vector<int64_t> devices = {});
+
+  const std::vector<MeshAxis>& axes() const { return axes_; }
+  std::size_t rank() const { return axes_.size(); }
+  int64_t num_devices() const { return num_devices_; }
+  /// Index of the axis named `name` in declared order, if any.
+  std::optional<std::size_t> axis_index(std::string_view name) const;
+  int64_t axis_size(std::size_t index) const { return axes_[index].size; }
+
+  /// True when `devices=[...]` was given and differs from 0..N-1.
+  bool has_explicit_order() const { return !devices_.empty(); }
+  /// Explicit device order, empty for the row-major default.
+  const std::vector<int64_t>& device_order() const { return devices_; }
+
+  /// Physical device at mesh position p (row-major over declared axes).
+  int64_t device_at(int64_t position) const;
+  /// Mesh position of physical device d.
+  int64_t position_of(int64_t device) const;
+  /// Mesh coordinates of mesh position p.
+  Coords coords_of_position(int64_t position) const;
+  /// Mesh position of the given coordinates.
+  int64_t position_of_coords(std::span<const int64_t> coords) const;
+  /// Mesh coordinates of physical device d.
+  Coords coords_of_device(int64_t device) const { return coords_of_position(position_of(device)); }
+  /// Physical device at the given coordinates.
+  int64_t device_at_coords(std::span<const int64_t> coords) const {
+    return device_at(position_of_coords(coords));
+  }
+
+  /// Same axes (names and sizes, in order); device order may differ.
+  bool same_axes(const Mesh& other) const { return axes_ == other.axes_; }
+  bool operator==(const Mesh& other) const {
+    return axes_ == other.axes_ && devices_ == other.devices_;
+  }
+
+ private:
+  std::vector<MeshAxis> axes_;
+  std::vector<int64_t> devices_;          // empty: identity order
+  std::vector<int64_t> inverse_devices_;  // device -> position, when explicit
+  int64_t num_devices_ = 1;
+};
+
+/// Parses `{x:4, y:2}` with an optional ` devices=[...]` suffix. Errors name the
+/// character offset and the reason.
+Result<Mesh> parse_mesh(std::string_view text);
+/// Parses a mesh at the start of `text` and returns it with the number of characters
+/// used, for embedding meshes in larger texts such as plans.
+Result<std::pair<Mesh, std::size_t>> parse_mesh_prefix(std::string_view text);
+/// Canonical text: `{x:4, y:2}` or `{x:2, y:2} devices=[3, 2, 1, 0]`.
+std::string to_string(const Mesh& mesh);
+
+}  // namespace redist

@@ -1,0 +1,81 @@
+#pragma once
+// The plan IR (DESIGN.md §2): a source type, a list of collective steps, and an
+// optional asserted target. Shared by synthesis, the checker and every backend.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "redist/core/dist_type.hpp"
+#include "redist/core/mesh.hpp"
+
+namespace redist {
+
+/// Append replicated `axes` to the minor end of `dim`: a local dynamic slice.
+struct AllSlice {
+  int dim = 0;
+  std::vector<AxisRef> axes;
+  bool operator==(const AllSlice&) const = default;
+};
+/// Remove the suffix `axes` of `dim`: concatenate the group's buffers in group order.
+struct AllGather {
+  int dim = 0;
+  std::vector<AxisRef> axes;
+  bool operator==(const AllGather&) const = default;
+};
+/// Move the suffix `axes` of `src_dim` to the minor end of `dst_dim`.
+struct AllToAll {
+  int src_dim = 0;
+  int dst_dim = 0;
+  std::vector<AxisRef> axes;
+  bool operator==(const AllToAll&) const = default;
+};
+/// Any change that keeps every dim's local size; `to_mesh` changes the device order.
+struct CollectivePermute {
+  DistType to;
+  std::optional<Mesh> to_mesh;
+  bool operator==(const CollectivePermute&) const = default;
+};
+/// Remove reduction axes `axes` and append them to `dim`.
+struct ReduceScatter {
+  int dim = 0;
+  std::vector<AxisRef> axes;
+  bool operator==(const ReduceScatter&) const = default;
+};
+/// Remove reduction axes `axes`; the result is replicated on them.
+struct AllReduce {
+  std::vector<AxisRef> axes;
+  bool operator==(const AllReduce&) const = default;
+};
+
+using StepOp = std::variant<AllSlice, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce>;
+
+/// Physical device ids of each group, members in order (lowered form).
+using DeviceGroups = std::vector<std::vector<int64_t>>;
+/// (source, target) physical device ids of a collective_permute (lowered form).
+using DevicePairs = std::vector<std::pair<int64_t, int64_t>>;
+
+/// One step. `groups`/`pairs` carry an explicit lowering when a plan was imported
+/// (e.g. from XLA HLO); when absent they are derived from the types.
+struct Step {
+  StepOp op;
+  std::optional<DeviceGroups> groups;
+  std::optional<DevicePairs> pairs;
+  bool operator==(const Step&) const = default;
+};
+
+/// Name of the step kind as written in the plan text: "all_gather", ...
+std::string_view step_name(const StepOp& op);
+
+struct Plan {
+  Mesh mesh;
+  DistType source;
+  std::vector<Step> steps;
+  std::optional<DistType> target;  // asserted final type, if given
+  bool operator==(const Plan&) const = default;
+};
+
+}  // namespace redist

@@ -1,0 +1,29 @@
+#pragma once
+// Typing rules of the steps: applying a step to a (mesh, type) yields the next one or
+// an error saying why the step does not apply.
+
+#include <vector>
+
+#include "redist/core/dist_type.hpp"
+#include "redist/core/mesh.hpp"
+#include "redist/core/result.hpp"
+#include "redist/synth/plan.hpp"
+
+namespace redist {
+
+/// A type together with the mesh (device order) it lives on.
+struct TypedState {
+  Mesh mesh;
+  DistType type;
+  bool operator==(const TypedState&) const = default;
+};
+
+/// The state after `step`, or why the step does not apply (not a suffix, axis already
+/// used, not divisible, local sizes differ for a permute, ...).
+Result<TypedState> apply_step(const TypedState& before, const Step& step);
+
+/// States after each step of `plan` (element i follows step i); checks the asserted
+/// target. Errors name the 1-based step.
+Result<std::vector<TypedState>> type_plan(const Plan& plan);
+
+}  // namespace redist
