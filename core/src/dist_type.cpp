@@ -1,0 +1,98 @@
+#include <algorithm>
+
+#include "axis_checks.hpp"
+#include "redist/core/dist_type.hpp"
+
+namespace redist {
+
+Status validate(const DistType& type, const Mesh& mesh) {
+  std::vector<AxisRef> seen;
+  auto check = [&](const AxisRef& ref, const std::string& where) -> Status {
+    if (auto problem = detail::axis_ref_problem(mesh, ref)) return invalid_error(where + ": " + *problem);
+    for (const auto& earlier : seen)
+      if (auto conflict = detail::axis_conflict(earlier, ref)) return invalid_error(where + ": " + *conflict);
+    seen.push_back(ref);
+    return Ok{};
+  };
+  for (std::size_t i = 0; i < type.dims.size(); ++i) {
+    const auto where = "dimension " + std::to_string(i);
+    if (type.dims[i].global < 1)
+      return invalid_error(where + ": size " + std::to_string(type.dims[i].global) + " must be at least 1");
+    for (const auto& ref : type.dims[i].axes)
+      if (auto s = check(ref, where); !s) return s;
+  }
+  for (const auto& ref : type.reduce_axes)
+    if (auto s = check(ref, "reduction"); !s) return s;
+  return Ok{};
+}
+
+std::string_view reduce_op_name(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum: return "sum";
+    case ReduceOp::max: return "max";
+    case ReduceOp::min: return "min";
+  }
+  return "sum";
+}
+
+std::string to_string(const DistType& type) {
+  std::string out(elem_name(type.elem));
+  out += "[";
+  for (std::size_t i = 0; i < type.dims.size(); ++i) {
+    if (i) out += ", ";
+    if (!type.dims[i].axes.empty()) out += to_string(type.dims[i].axes);
+    out += std::to_string(type.dims[i].global);
+  }
+  out += "]";
+  if (!type.reduce_axes.empty()) {
+    out += " ";
+    out += reduce_op_name(type.reduce_op);
+    out += to_string(type.reduce_axes);
+  }
+  return out;
+}
+
+int64_t tile_count(const Dim& dim) { return product_of_sizes(dim.axes); }
+
+int64_t local_size(const Dim& dim) {
+  const int64_t tiles = tile_count(dim);
+  return dim.global / tiles + (dim.global % tiles != 0);
+}
+
+std::vector<int64_t> local_shape(const DistType& type) {
+  std::vector<int64_t> shape;
+  for (const auto& d : type.dims) shape.push_back(local_size(d));
+  return shape;
+}
+
+bool has_padding(const DistType& type) {
+  return std::any_of(type.dims.begin(), type.dims.end(),
+                     [](const Dim& d) { return d.global % tile_count(d) != 0; });
+}
+
+int64_t replication_factor(const DistType& type, const Mesh& mesh) {
+  int64_t sharded = product_of_sizes(type.reduce_axes);
+  for (const auto& d : type.dims) sharded *= tile_count(d);
+  return mesh.num_devices() / sharded;
+}
+
+std::vector<AxisRef> used_axes(const DistType& type) {
+  std::vector<AxisRef> out;
+  for (const auto& d : type.dims) out.insert(out.end(), d.axes.begin(), d.axes.end());
+  out.insert(out.end(), type.reduce_axes.begin(), type.reduce_axes.end());
+  return out;
+}
+
+DistType canonical(const DistType& type, const Mesh& mesh) {
+  auto axis_size = [&](const std::string& name) { return mesh.axis_size(*mesh.axis_index(name)); };
+  DistType out = type;
+  for (auto& d : out.dims) d.axes = merge_adjacent(std::move(d.axes), axis_size);
+  std::sort(out.reduce_axes.begin(), out.reduce_axes.end(), [&](const AxisRef& a, const AxisRef& b) {
+    const auto ia = *mesh.axis_index(a.name), ib = *mesh.axis_index(b.name);
+    return ia != ib ? ia < ib : a.pre < b.pre;
+  });
+  out.reduce_axes = merge_adjacent(std::move(out.reduce_axes), axis_size);
+  return out;
+}
+
+}  // namespace redist

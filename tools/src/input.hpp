@@ -1,0 +1,23 @@
+#pragma once
+// Parsing of command-line arguments into redist values, reporting errors on stderr in
+// one format: "redist: error in --mesh at column 5: reason" plus a caret line.
+
+#include <optional>
+#include <string>
+
+#include "redist/core/dist_type.hpp"
+#include "redist/core/mesh.hpp"
+
+namespace redist::cli {
+
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitNoPlan = 3;
+
+/// Prints `error` about the argument `what` whose text was `text`.
+void report_error(const std::string& what, const std::string& text, const Error& error);
+/// The mesh in `text`, or nullopt after reporting the error.
+std::optional<Mesh> parse_mesh_arg(const std::string& text, const std::string& what);
+/// The type in `text` over `mesh`, or nullopt after reporting the error.
+std::optional<DistType> parse_type_arg(const std::string& text, const Mesh& mesh, const std::string& what);
+
+}  // namespace redist::cli
