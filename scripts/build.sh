@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what is missing, then configures and builds redist.
+#   scripts/build.sh                 Release build in build/
+#   REDIST_SANITIZE=1 scripts/build.sh   ASan+UBSan build in build-asan/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+
+if [ "${REDIST_SANITIZE:-0}" = 1 ]; then
+  build_dir=build-asan
+  flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DREDIST_SANITIZE=ON)
+else
+  build_dir=build
+  flags=(-DCMAKE_BUILD_TYPE=Release)
+fi
+cmake -S . -B "$build_dir" -G Ninja "${flags[@]}" >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"
+echo "$build_dir"
