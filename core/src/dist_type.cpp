@@ -26,6 +26,11 @@ Status validate(const DistType& type, const Mesh& mesh) {
   return Ok{};
 }
 
+Status validate_axis_ref(const AxisRef& ref, const Mesh& mesh) {
+  if (auto problem = detail::axis_ref_problem(mesh, ref)) return invalid_error(*problem);
+  return Ok{};
+}
+
 std::string_view reduce_op_name(ReduceOp op) {
   switch (op) {
     case ReduceOp::sum: return "sum";

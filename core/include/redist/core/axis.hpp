@@ -25,7 +25,7 @@ struct AxisRef {
 
 /// `x` or `x:(m)k`.
 std::string to_string(const AxisRef& axis);
-/// `{x, y:(1)2}`.
+/// `{x,y:(1)2}`: no spaces, as in the type notation.
 std::string to_string(std::span<const AxisRef> axes);
 
 /// Product of the sizes of `axes`.

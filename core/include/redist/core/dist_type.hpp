@@ -59,6 +59,10 @@ Result<Parsed<DistType>> parse_type_prefix(std::string_view text, const Mesh& me
 /// resolved sizes, no axis (or overlapping factor) used twice, sizes >= 1.
 Status validate(const DistType& type, const Mesh& mesh);
 
+/// Checks one axis reference against `mesh`: a known axis with its size, or a proper
+/// sub-axis (size >= 2, m*k dividing the axis size, not the whole axis).
+Status validate_axis_ref(const AxisRef& ref, const Mesh& mesh);
+
 /// Canonical text: element type always written, local sizes omitted, one space after
 /// each comma: `f32[{x,y}512, 128] sum{z}`. parse_type(to_string(t)) == t.
 std::string to_string(const DistType& type);

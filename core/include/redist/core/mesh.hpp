@@ -81,7 +81,7 @@ Result<Mesh> parse_mesh(std::string_view text);
 /// Parses a mesh at the start of `text` and returns it with the number of characters
 /// used, for embedding meshes in larger texts such as plans.
 Result<std::pair<Mesh, std::size_t>> parse_mesh_prefix(std::string_view text);
-/// Canonical text: `{x:4, y:2}` or `{x:2, y:2} devices=[3, 2, 1, 0]`.
+/// Canonical text: `{x:4, y:2}` or `{x:2, y:2} devices=[3,2,1,0]`.
 std::string to_string(const Mesh& mesh);
 
 }  // namespace redist

@@ -1,0 +1,22 @@
+// Names of the plan IR's step kinds.
+
+#include "redist/synth/plan.hpp"
+
+namespace redist {
+
+namespace {
+
+struct StepNamer {
+  std::string_view operator()(const AllSlice&) const { return "all_slice"; }
+  std::string_view operator()(const AllGather&) const { return "all_gather"; }
+  std::string_view operator()(const AllToAll&) const { return "all_to_all"; }
+  std::string_view operator()(const CollectivePermute&) const { return "collective_permute"; }
+  std::string_view operator()(const ReduceScatter&) const { return "reduce_scatter"; }
+  std::string_view operator()(const AllReduce&) const { return "all_reduce"; }
+};
+
+}  // namespace
+
+std::string_view step_name(const StepOp& op) { return std::visit(StepNamer{}, op); }
+
+}  // namespace redist

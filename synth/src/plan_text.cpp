@@ -1,0 +1,450 @@
+// The textual plan format (see plan_text.hpp): a line parser that embeds core's type
+// and mesh parsers, and the printer whose output it reads back exactly.
+
+#include "redist/synth/plan_text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <limits>
+#include <span>
+
+namespace redist {
+
+namespace {
+
+using Axes = std::vector<AxisRef>;
+
+/// Step kinds by name, with the keys each takes besides groups= and pairs=.
+struct StepKind {
+  std::string_view name;
+  std::array<std::string_view, 3> keys;  // required keys, empty entries unused
+};
+constexpr std::array<StepKind, 6> kStepKinds = {{
+    {"all_slice", {"dim", "axes", ""}},
+    {"all_gather", {"dim", "axes", ""}},
+    {"all_to_all", {"src", "dst", "axes"}},
+    {"collective_permute", {"to", "", ""}},
+    {"reduce_scatter", {"dim", "axes", ""}},
+    {"all_reduce", {"axes", "", ""}},
+}};
+
+/// The values of a step's keys as parsed, before they are assembled into a Step.
+struct StepFields {
+  std::optional<int64_t> dim, src, dst;
+  std::optional<Axes> axes;
+  std::optional<DistType> to;
+  std::optional<Mesh> mesh;
+  std::optional<DeviceGroups> groups;
+  std::optional<DevicePairs> pairs;
+
+  /// True when the key `key` has a value.
+  bool has(std::string_view key) const {
+    if (key == "dim") return dim.has_value();
+    if (key == "src") return src.has_value();
+    if (key == "dst") return dst.has_value();
+    if (key == "axes") return axes.has_value();
+    if (key == "to") return to.has_value();
+    if (key == "mesh") return mesh.has_value();
+    if (key == "groups") return groups.has_value();
+    return pairs.has_value();
+  }
+};
+
+/// A cursor over one line of the plan text (comment excluded). Positions are offsets
+/// into the whole text; every error it makes starts with "line L: ".
+class LineParser {
+ public:
+  LineParser(std::string_view text, std::size_t begin, std::size_t end, int line)
+      : text_(text), pos_(begin), end_(end), line_(line) {}
+
+  std::size_t pos() const { return pos_; }
+
+  /// A parse error at `position` with the line prefix.
+  Error error(std::size_t position, const std::string& message) const {
+    return parse_error(position, "line " + std::to_string(line_) + ": " + message);
+  }
+
+  /// Skips spaces and tabs; returns true when the line has nothing more.
+  bool at_end() {
+    while (pos_ < end_ && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
+    return pos_ >= end_;
+  }
+
+  /// Consumes `c` (after spaces) if it is next; returns whether it was.
+  bool consume(char c) {
+    if (at_end() || text_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
+
+  /// Ok after consuming `c`, else an error saying what was expected.
+  Status expect(char c) {
+    if (consume(c)) return Ok{};
+    return error(pos_, std::string("expected '") + c + "' " + found());
+  }
+
+  /// Ok when only spaces remain on the line; `after` names what came before.
+  Status expect_end(const std::string& after) {
+    if (at_end()) return Ok{};
+    return error(pos_, "unexpected '" + std::string(text_.substr(pos_, end_ - pos_)) + "' after " + after);
+  }
+
+  /// An identifier ([A-Za-z_][A-Za-z0-9_]*) at the cursor; empty when there is none.
+  std::string_view identifier() {
+    at_end();
+    const std::size_t start = pos_;
+    auto is_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+    auto is_part = [&](char c) { return is_start(c) || std::isdigit(static_cast<unsigned char>(c)); };
+    if (pos_ < end_ && is_start(text_[pos_]))
+      while (pos_ < end_ && is_part(text_[pos_])) ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+
+  /// A decimal integer with an optional minus sign, at least `min`.
+  Result<int64_t> integer(int64_t min = std::numeric_limits<int64_t>::min()) {
+    at_end();
+    const std::size_t start = pos_;
+    const bool negative = pos_ < end_ && text_[pos_] == '-';
+    if (negative) ++pos_;
+    if (pos_ >= end_ || !std::isdigit(static_cast<unsigned char>(text_[pos_])))
+      return error(start, "expected an integer " + found());
+    int64_t value = 0;
+    while (pos_ < end_ && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      const int digit = text_[pos_] - '0';
+      if (value > (std::numeric_limits<int64_t>::max() - digit) / 10) return error(start, "integer too large");
+      value = value * 10 + digit;
+      ++pos_;
+    }
+    if (negative) value = -value;
+    if (value < min)
+      return error(start, "expected an integer >= " + std::to_string(min) + ", got " + std::to_string(value));
+    return value;
+  }
+
+  /// A mesh, parsed by core; its error positions shifted into the whole text.
+  Result<Mesh> mesh() {
+    at_end();
+    auto parsed = parse_mesh_prefix(rest());
+    if (!parsed) return shifted(parsed.error());
+    pos_ += parsed->second;
+    return std::move(parsed->first);
+  }
+
+  /// A distributed type over `mesh`, parsed by core; error positions shifted.
+  Result<DistType> type(const Mesh& mesh) {
+    at_end();
+    auto parsed = parse_type_prefix(rest(), mesh);
+    if (!parsed) return shifted(parsed.error());
+    pos_ += parsed->consumed;
+    return std::move(parsed->value);
+  }
+
+  /// `{x, y:(m)k, ...}`, each reference resolved against `mesh` (whole axes get their
+  /// size; sub-axes keep the written pre and size).
+  Result<Axes> axes(const Mesh& mesh) {
+    if (auto s = expect('{'); !s) return s.error();
+    Axes axes;
+    if (consume('}')) return axes;
+    do {
+      auto ref = axis_ref(mesh);
+      if (!ref) return ref.error();
+      axes.push_back(std::move(*ref));
+    } while (consume(','));
+    if (auto s = expect('}'); !s) return s.error();
+    return axes;
+  }
+
+  /// `[[0, 1], [2, 3]]`.
+  Result<DeviceGroups> groups() {
+    if (auto s = expect('['); !s) return s.error();
+    DeviceGroups groups;
+    if (consume(']')) return groups;
+    do {
+      if (auto s = expect('['); !s) return s.error();
+      std::vector<int64_t> group;
+      if (!consume(']')) {
+        do {
+          auto id = integer();
+          if (!id) return id.error();
+          group.push_back(*id);
+        } while (consume(','));
+        if (auto s = expect(']'); !s) return s.error();
+      }
+      groups.push_back(std::move(group));
+    } while (consume(','));
+    if (auto s = expect(']'); !s) return s.error();
+    return groups;
+  }
+
+  /// `[(0, 1), (1, 0)]`.
+  Result<DevicePairs> pairs() {
+    if (auto s = expect('['); !s) return s.error();
+    DevicePairs pairs;
+    if (consume(']')) return pairs;
+    do {
+      if (auto s = expect('('); !s) return s.error();
+      auto source = integer();
+      if (!source) return source.error();
+      if (auto s = expect(','); !s) return s.error();
+      auto target = integer();
+      if (!target) return target.error();
+      if (auto s = expect(')'); !s) return s.error();
+      pairs.emplace_back(*source, *target);
+    } while (consume(','));
+    if (auto s = expect(']'); !s) return s.error();
+    return pairs;
+  }
+
+ private:
+  std::string_view rest() const { return text_.substr(pos_, end_ - pos_); }
+
+  /// "but found 'c'" or "at the end of the line", for messages.
+  std::string found() {
+    if (at_end()) return "at the end of the line";
+    return std::string("but found '") + text_[pos_] + "'";
+  }
+
+  /// A core error about rest() made relative to the whole text, with the line prefix.
+  Error shifted(Error e) const {
+    e.position = e.position == Error::npos ? pos_ : pos_ + e.position;
+    e.message = "line " + std::to_string(line_) + ": " + e.message;
+    return e;
+  }
+
+  /// `x` or `x:(m)k`, the axis known to `mesh`.
+  Result<AxisRef> axis_ref(const Mesh& mesh) {
+    at_end();
+    const std::size_t start = pos_;
+    const std::string name(identifier());
+    if (name.empty()) return error(start, "expected an axis name " + found());
+    const auto index = mesh.axis_index(name);
+    if (!index) return error(start, "unknown axis '" + name + "' (the mesh is " + to_string(mesh) + ")");
+    if (!consume(':')) return AxisRef{name, 1, mesh.axis_size(*index), false};
+    if (auto s = expect('('); !s) return s.error();
+    auto pre = integer(1);
+    if (!pre) return pre.error();
+    if (auto s = expect(')'); !s) return s.error();
+    auto size = integer(1);
+    if (!size) return size.error();
+    return AxisRef{name, *pre, *size, true};
+  }
+
+  std::string_view text_;
+  std::size_t pos_;
+  std::size_t end_;
+  int line_;
+};
+
+/// Parses the value of `key` into `fields` (types on `mesh`); Ok or the parse error.
+Status parse_value(LineParser& p, std::string_view key, const Mesh& mesh, StepFields& fields) {
+  if (key == "dim" || key == "src" || key == "dst") {
+    const std::size_t start = p.pos();
+    auto value = p.integer();
+    if (!value) return value.error();
+    if (*value < std::numeric_limits<int>::min() || *value > std::numeric_limits<int>::max())
+      return p.error(start, std::string(key) + " " + std::to_string(*value) + " is out of range");
+    (key == "dim" ? fields.dim : key == "src" ? fields.src : fields.dst) = *value;
+  } else if (key == "axes") {
+    auto axes = p.axes(mesh);
+    if (!axes) return axes.error();
+    fields.axes = std::move(*axes);
+  } else if (key == "to") {
+    auto type = p.type(mesh);
+    if (!type) return type.error();
+    fields.to = std::move(*type);
+  } else if (key == "mesh") {
+    auto m = p.mesh();
+    if (!m) return m.error();
+    fields.mesh = std::move(*m);
+  } else if (key == "groups") {
+    auto groups = p.groups();
+    if (!groups) return groups.error();
+    fields.groups = std::move(*groups);
+  } else {
+    auto pairs = p.pairs();
+    if (!pairs) return pairs.error();
+    fields.pairs = std::move(*pairs);
+  }
+  return Ok{};
+}
+
+/// The step kind's op built from complete `fields`.
+StepOp make_op(std::string_view name, StepFields& f) {
+  auto as_int = [](const std::optional<int64_t>& v) { return static_cast<int>(*v); };
+  if (name == "all_slice") return AllSlice{as_int(f.dim), std::move(*f.axes)};
+  if (name == "all_gather") return AllGather{as_int(f.dim), std::move(*f.axes)};
+  if (name == "all_to_all") return AllToAll{as_int(f.src), as_int(f.dst), std::move(*f.axes)};
+  if (name == "collective_permute") return CollectivePermute{std::move(*f.to), std::move(f.mesh)};
+  if (name == "reduce_scatter") return ReduceScatter{as_int(f.dim), std::move(*f.axes)};
+  return AllReduce{std::move(*f.axes)};
+}
+
+/// A step line after its name (`name` read at `name_pos`), on `mesh`.
+Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_pos, const Mesh& mesh) {
+  const auto kind =
+      std::find_if(kStepKinds.begin(), kStepKinds.end(), [&](const StepKind& k) { return k.name == name; });
+  if (kind == kStepKinds.end())
+    return p.error(name_pos, "unknown step '" + std::string(name) +
+                                 "' (expected all_slice, all_gather, all_to_all, collective_permute, reduce_scatter, "
+                                 "all_reduce, or target)");
+  std::vector<std::string_view> allowed;
+  for (auto k : kind->keys)
+    if (!k.empty()) allowed.push_back(k);
+  if (kind->name == "collective_permute") allowed.push_back("mesh");
+  allowed.push_back("groups");
+  allowed.push_back("pairs");
+
+  if (auto s = p.expect('('); !s) return s.error();
+  StepFields fields;
+  if (!p.consume(')')) {
+    do {
+      p.at_end();
+      const std::size_t key_pos = p.pos();
+      const std::string_view key = p.identifier();
+      if (key.empty()) return p.error(key_pos, "expected a key such as " + std::string(allowed.front()) + "=");
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        std::string list;
+        for (auto k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
+        return p.error(key_pos, "unknown key '" + std::string(key) + "' for " + std::string(name) + " (expected " +
+                                    list + ")");
+      }
+      if (fields.has(key)) return p.error(key_pos, "key '" + std::string(key) + "' given twice");
+      if (auto s = p.expect('='); !s) return s.error();
+      if (auto s = parse_value(p, key, mesh, fields); !s) return s.error();
+    } while (p.consume(','));
+    if (auto s = p.expect(')'); !s) return s.error();
+  }
+  const std::size_t close = p.pos() - 1;
+  for (auto k : kind->keys)
+    if (!k.empty() && !fields.has(k))
+      return p.error(close, std::string(name) + " is missing the key " + std::string(k) + "=");
+  if (auto s = p.expect_end("the step"); !s) return s.error();
+  Step step{make_op(name, fields), std::move(fields.groups), std::move(fields.pairs)};
+  return step;
+}
+
+/// Where a plan's parse stands: what the next item must be.
+enum class Stage { mesh, source, steps, done };
+
+/// Parses one non-blank line into `plan`, advancing `stage` and the mesh in force.
+Status parse_line(LineParser& p, Stage& stage, Plan& plan, Mesh& mesh) {
+  const std::size_t start = p.pos();
+  const std::string_view word = p.identifier();
+  const std::string quoted = "'" + std::string(word) + "'";
+  if (stage == Stage::mesh) {
+    if (word != "mesh") return p.error(start, "expected 'mesh {...}' first, got " + quoted);
+    auto m = p.mesh();
+    if (!m) return m.error();
+    if (auto s = p.expect_end("the mesh"); !s) return s;
+    plan.mesh = mesh = std::move(*m);
+    stage = Stage::source;
+    return Ok{};
+  }
+  if (stage == Stage::source) {
+    if (word != "source") return p.error(start, "expected 'source <type>' after the mesh, got " + quoted);
+    auto t = p.type(mesh);
+    if (!t) return t.error();
+    if (auto s = p.expect_end("the source type"); !s) return s;
+    plan.source = std::move(*t);
+    stage = Stage::steps;
+    return Ok{};
+  }
+  if (stage == Stage::done) return p.error(start, "nothing may follow the target");
+  if (word.empty()) return p.error(start, "expected a step or 'target'");
+  if (word == "mesh" || word == "source") return p.error(start, quoted + " may only be given once, at the start");
+  if (word == "target") {
+    auto t = p.type(mesh);
+    if (!t) return t.error();
+    if (auto s = p.expect_end("the target type"); !s) return s;
+    plan.target = std::move(*t);
+    stage = Stage::done;
+    return Ok{};
+  }
+  auto step = parse_step(p, word, start, mesh);
+  if (!step) return step.error();
+  if (const auto* permute = std::get_if<CollectivePermute>(&step->op); permute && permute->to_mesh)
+    mesh = *permute->to_mesh;
+  plan.steps.push_back(std::move(*step));
+  return Ok{};
+}
+
+/// `[0, 1, 2]`.
+std::string int_list(std::span<const int64_t> ids) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + std::to_string(ids[i]);
+  return out + "]";
+}
+
+/// The keys of a step's op, as written between its parentheses.
+struct OpFields {
+  std::string operator()(const AllSlice& s) const { return dim_axes(s.dim, s.axes); }
+  std::string operator()(const AllGather& s) const { return dim_axes(s.dim, s.axes); }
+  std::string operator()(const AllToAll& s) const {
+    return "src=" + std::to_string(s.src_dim) + ", dst=" + std::to_string(s.dst_dim) + ", axes=" + axes_text(s.axes);
+  }
+  std::string operator()(const CollectivePermute& s) const {
+    return "to=" + to_string(s.to) + (s.to_mesh ? ", mesh=" + to_string(*s.to_mesh) : "");
+  }
+  std::string operator()(const ReduceScatter& s) const { return dim_axes(s.dim, s.axes); }
+  std::string operator()(const AllReduce& s) const { return "axes=" + axes_text(s.axes); }
+
+  static std::string dim_axes(int dim, const Axes& axes) {
+    return "dim=" + std::to_string(dim) + ", axes=" + axes_text(axes);
+  }
+  static std::string axes_text(const Axes& axes) { return to_string(std::span<const AxisRef>(axes));
+  }
+};
+
+}  // namespace
+
+Result<Plan> parse_plan(std::string_view text) {
+  Plan plan;
+  Mesh mesh;
+  Stage stage = Stage::mesh;
+  int line = 1;
+  std::size_t begin = 0;
+  for (;; ++line) {
+    const std::size_t newline = text.find('\n', begin);
+    const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
+    const std::size_t hash = text.substr(begin, end - begin).find('#');
+    std::size_t content_end = hash == std::string_view::npos ? end : begin + hash;
+    if (content_end == end && end > begin && text[end - 1] == '\r') --content_end;
+    LineParser p(text, begin, content_end, line);
+    if (!p.at_end())
+      if (auto s = parse_line(p, stage, plan, mesh); !s) return s.error();
+    if (newline == std::string_view::npos) break;
+    begin = newline + 1;
+  }
+  const std::string where = "line " + std::to_string(line) + ": ";
+  if (stage == Stage::mesh) return parse_error(text.size(), where + "the plan is empty; expected 'mesh {...}' first");
+  if (stage == Stage::source) return parse_error(text.size(), where + "expected 'source <type>' after the mesh");
+  return plan;
+}
+
+std::string to_string(const Step& step) {
+  std::string out = std::string(step_name(step.op)) + "(" + std::visit(OpFields{}, step.op);
+  if (step.groups) {
+    out += ", groups=[";
+    for (std::size_t i = 0; i < step.groups->size(); ++i) out += (i ? ", " : "") + int_list((*step.groups)[i]);
+    out += "]";
+  }
+  if (step.pairs) {
+    out += ", pairs=[";
+    for (std::size_t i = 0; i < step.pairs->size(); ++i) {
+      const auto& [source, target] = (*step.pairs)[i];
+      out += (i ? ", (" : "(") + std::to_string(source) + ", " + std::to_string(target) + ")";
+    }
+    out += "]";
+  }
+  return out + ")";
+}
+
+std::string to_string(const Plan& plan) {
+  std::string out = "mesh " + to_string(plan.mesh) + "\nsource " + to_string(plan.source) + "\n";
+  for (const auto& step : plan.steps) out += to_string(step) + "\n";
+  if (plan.target) out += "target " + to_string(*plan.target) + "\n";
+  return out;
+}
+
+}  // namespace redist

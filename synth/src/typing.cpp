@@ -1,0 +1,264 @@
+// Typing rules of the plan steps (DESIGN.md §2), at the level of axis factors: a
+// sub-axis suffix such as x:(2)2 may be gathered from a dim tiled {x} on x:4.
+
+#include "redist/synth/typing.hpp"
+
+#include <algorithm>
+#include <span>
+#include <string>
+
+#include "redist/synth/plan_text.hpp"
+
+namespace redist {
+
+namespace {
+
+using Axes = std::vector<AxisRef>;
+
+std::string num(int64_t value) { return std::to_string(value); }
+std::string text(const Axes& axes) { return to_string(std::span<const AxisRef>(axes)); }
+
+/// `error` with `prefix` put before its message.
+Error prefixed(Error error, const std::string& prefix) {
+  error.message = prefix + error.message;
+  return error;
+}
+
+/// Ok when `axes` is non-empty and every reference is valid on `mesh`.
+Status check_refs(const Mesh& mesh, const Axes& axes) {
+  if (axes.empty()) return invalid_error("the step names no axes");
+  for (const auto& a : axes)
+    if (auto s = validate_axis_ref(a, mesh); !s) return s;
+  return Ok{};
+}
+
+/// Ok when `dim` indexes a dim of `type`; `role` names it in the message ("dim", "src").
+Status check_dim(const DistType& type, int dim, const std::string& role) {
+  if (dim < 0 || static_cast<std::size_t>(dim) >= type.rank())
+    return invalid_error(role + " " + num(dim) + " is out of range for rank " + num(static_cast<int64_t>(type.rank())));
+  return Ok{};
+}
+
+/// Ok when dim `dim` of `type` is not padded (global a multiple of its tile count).
+Status check_unpadded(const DistType& type, int dim) {
+  const Dim& d = type.dims[dim];
+  const int64_t tiles = tile_count(d);
+  if (d.global % tiles != 0)
+    return unsupported_error("dim " + num(dim) + " is padded (global " + num(d.global) + " over " + num(tiles) +
+                             " tiles); steps on non-divisible dims are not supported yet");
+  return Ok{};
+}
+
+/// Ok when `a` and `b` may coexist in one type; `where` says where `b` is used.
+Status check_compatible(const AxisRef& a, const AxisRef& b, const std::string& where) {
+  if (compatible(a, b)) return Ok{};
+  const std::string relation = overlaps(a, b) ? " overlaps " : " does not nest with ";
+  return invalid_error("axis " + to_string(a) + relation + to_string(b) + " " + where);
+}
+
+/// Ok when the explicit groups/pairs of `step` fit its kind and name devices in [0, N).
+Status check_lowering(const Step& step, const Mesh& mesh) {
+  const bool permute = std::holds_alternative<CollectivePermute>(step.op);
+  const int64_t n = mesh.num_devices();
+  auto check_id = [&](int64_t id, const char* where) -> Status {
+    if (id < 0 || id >= n)
+      return invalid_error("device " + num(id) + " in " + where + " is out of range [0, " + num(n) + ")");
+    return Ok{};
+  };
+  if (step.groups) {
+    if (permute) return invalid_error("collective_permute takes pairs=, not groups=");
+    for (const auto& group : *step.groups)
+      for (int64_t id : group)
+        if (auto s = check_id(id, "groups"); !s) return s;
+  }
+  if (step.pairs) {
+    if (!permute) return invalid_error("pairs= only applies to collective_permute");
+    for (const auto& [source, target] : *step.pairs) {
+      if (auto s = check_id(source, "pairs"); !s) return s;
+      if (auto s = check_id(target, "pairs"); !s) return s;
+    }
+  }
+  return Ok{};
+}
+
+/// Ok when every one of `axes` is a distinct reduction axis of `type`.
+Status check_reduction_axes(const DistType& type, const Axes& axes) {
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    if (std::find(axes.begin(), axes.begin() + i, axes[i]) != axes.begin() + i)
+      return invalid_error("axis " + to_string(axes[i]) + " is listed twice");
+    if (std::find(type.reduce_axes.begin(), type.reduce_axes.end(), axes[i]) == type.reduce_axes.end())
+      return invalid_error("axis " + to_string(axes[i]) + " is not a reduction axis of the type (reduction axes " +
+                           text(type.reduce_axes) + ")");
+  }
+  return Ok{};
+}
+
+/// `axes` without the members of `removed`.
+Axes without(const Axes& axes, const Axes& removed) {
+  Axes out;
+  for (const auto& a : axes)
+    if (std::find(removed.begin(), removed.end(), a) == removed.end()) out.push_back(a);
+  return out;
+}
+
+/// Maps the name of an axis of `mesh` to the axis size.
+struct AxisSizer {
+  const Mesh& mesh;
+  int64_t operator()(const std::string& name) const { return mesh.axis_size(*mesh.axis_index(name)); }
+};
+
+/// Applies one step kind to a state; each call operator returns the state after it.
+class StepTyper {
+ public:
+  explicit StepTyper(const TypedState& before) : mesh_(before.mesh), type_(before.type) {}
+
+  Result<TypedState> operator()(const AllSlice& s) const {
+    if (auto st = check_dim(type_, s.dim, "dim"); !st) return st.error();
+    if (auto st = check_unpadded(type_, s.dim); !st) return st.error();
+    if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
+    for (std::size_t i = 0; i < s.axes.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (auto st = check_compatible(s.axes[i], s.axes[j], "in the same step"); !st) return st.error();
+    for (const auto& a : s.axes) {
+      for (std::size_t d = 0; d < type_.rank(); ++d)
+        for (const auto& used : type_.dims[d].axes)
+          if (auto st = check_compatible(a, used, "already used by dim " + num(static_cast<int64_t>(d))); !st)
+            return st.error();
+      for (const auto& used : type_.reduce_axes)
+        if (auto st = check_compatible(a, used, "already used as a reduction axis"); !st) return st.error();
+    }
+    DistType t = type_;
+    auto& axes = t.dims[s.dim].axes;
+    axes.insert(axes.end(), s.axes.begin(), s.axes.end());
+    if (auto st = check_unpadded(t, s.dim); !st) return st.error();
+    return finish(mesh_, std::move(t));
+  }
+
+  Result<TypedState> operator()(const AllGather& s) const {
+    if (auto st = check_dim(type_, s.dim, "dim"); !st) return st.error();
+    if (auto st = check_unpadded(type_, s.dim); !st) return st.error();
+    if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
+    auto rest = strip_suffix(type_.dims[s.dim].axes, s.axes, AxisSizer{mesh_});
+    if (!rest) return not_suffix(s.axes, s.dim);
+    DistType t = type_;
+    t.dims[s.dim].axes = std::move(*rest);
+    return finish(mesh_, std::move(t));
+  }
+
+  Result<TypedState> operator()(const AllToAll& s) const {
+    if (auto st = check_dim(type_, s.src_dim, "src dim"); !st) return st.error();
+    if (auto st = check_dim(type_, s.dst_dim, "dst dim"); !st) return st.error();
+    if (s.src_dim == s.dst_dim) return invalid_error("src and dst are both dim " + num(s.src_dim));
+    if (auto st = check_unpadded(type_, s.src_dim); !st) return st.error();
+    if (auto st = check_unpadded(type_, s.dst_dim); !st) return st.error();
+    if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
+    auto rest = strip_suffix(type_.dims[s.src_dim].axes, s.axes, AxisSizer{mesh_});
+    if (!rest) return not_suffix(s.axes, s.src_dim);
+    DistType t = type_;
+    t.dims[s.src_dim].axes = std::move(*rest);
+    auto& dst = t.dims[s.dst_dim].axes;
+    dst.insert(dst.end(), s.axes.begin(), s.axes.end());
+    if (auto st = check_unpadded(t, s.dst_dim); !st) return st.error();
+    return finish(mesh_, std::move(t));
+  }
+
+  Result<TypedState> operator()(const CollectivePermute& s) const {
+    const Mesh& mesh = s.to_mesh ? *s.to_mesh : mesh_;
+    if (!mesh.same_axes(mesh_))
+      return invalid_error("the new mesh " + to_string(mesh) + " does not have the axes of the current mesh " +
+                           to_string(mesh_));
+    if (auto st = validate(s.to, mesh); !st) return prefixed(st.error(), "to type: ");
+    const DistType& to = s.to;
+    if (to.elem != type_.elem)
+      return invalid_error("element type changes from " + std::string(elem_name(type_.elem)) + " to " +
+                           std::string(elem_name(to.elem)));
+    if (to.rank() != type_.rank())
+      return invalid_error("rank changes from " + num(static_cast<int64_t>(type_.rank())) + " to " +
+                           num(static_cast<int64_t>(to.rank())));
+    if (canonical(type_, mesh_).reduce_axes != canonical(to, mesh).reduce_axes)
+      return invalid_error("reduction axes change from " + text(type_.reduce_axes) + " to " + text(to.reduce_axes));
+    if (!to.reduce_axes.empty() && to.reduce_op != type_.reduce_op)
+      return invalid_error("reduction op changes from " + std::string(reduce_op_name(type_.reduce_op)) + " to " +
+                           std::string(reduce_op_name(to.reduce_op)));
+    for (std::size_t d = 0; d < to.rank(); ++d) {
+      const Dim &a = type_.dims[d], &b = to.dims[d];
+      const std::string dim = "dim " + num(static_cast<int64_t>(d));
+      if (a.global != b.global)
+        return invalid_error(dim + " global size changes from " + num(a.global) + " to " + num(b.global));
+      if (tile_count(a) != tile_count(b))
+        return invalid_error(dim + " has " + num(tile_count(a)) + " tiles before and " + num(tile_count(b)) +
+                             " after; a permute must keep every local size");
+    }
+    return finish(mesh, to);
+  }
+
+  Result<TypedState> operator()(const ReduceScatter& s) const {
+    if (auto st = check_dim(type_, s.dim, "dim"); !st) return st.error();
+    if (auto st = check_unpadded(type_, s.dim); !st) return st.error();
+    if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
+    if (auto st = check_reduction_axes(type_, s.axes); !st) return st.error();
+    DistType t = type_;
+    t.reduce_axes = without(t.reduce_axes, s.axes);
+    auto& axes = t.dims[s.dim].axes;
+    axes.insert(axes.end(), s.axes.begin(), s.axes.end());
+    if (auto st = check_unpadded(t, s.dim); !st) return st.error();
+    return finish(mesh_, std::move(t));
+  }
+
+  Result<TypedState> operator()(const AllReduce& s) const {
+    if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
+    if (auto st = check_reduction_axes(type_, s.axes); !st) return st.error();
+    DistType t = type_;
+    t.reduce_axes = without(t.reduce_axes, s.axes);
+    return finish(mesh_, std::move(t));
+  }
+
+ private:
+  Error not_suffix(const Axes& axes, int dim) const {
+    return invalid_error("axes " + text(axes) + " are not a suffix of dim " + num(dim) + " tiled " +
+                         text(type_.dims[dim].axes));
+  }
+
+  /// The state on `mesh` with `type` in canonical form (no reduction: op sum).
+  static TypedState finish(const Mesh& mesh, DistType type) {
+    DistType t = canonical(type, mesh);
+    if (t.reduce_axes.empty()) t.reduce_op = ReduceOp::sum;
+    return TypedState{mesh, std::move(t)};
+  }
+
+  const Mesh& mesh_;
+  const DistType& type_;
+};
+
+}  // namespace
+
+Result<TypedState> apply_step(const TypedState& before, const Step& step) {
+  if (auto st = validate(before.type, before.mesh); !st) return prefixed(st.error(), "the type before the step: ");
+  if (auto st = check_lowering(step, before.mesh); !st) return st.error();
+  return std::visit(StepTyper(before), step.op);
+}
+
+Result<std::vector<TypedState>> type_plan(const Plan& plan) {
+  if (auto st = validate(plan.source, plan.mesh); !st) return prefixed(st.error(), "source: ");
+  std::vector<TypedState> states;
+  states.reserve(plan.steps.size());
+  TypedState state{plan.mesh, plan.source};
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    auto next = apply_step(state, plan.steps[k]);
+    if (!next) {
+      const std::string step = "step " + num(static_cast<int64_t>(k + 1)) + " (" + to_string(plan.steps[k]) + "): ";
+      return prefixed(next.error(), step);
+    }
+    state = std::move(*next);
+    states.push_back(state);
+  }
+  if (plan.target) {
+    if (auto st = validate(*plan.target, state.mesh); !st) return prefixed(st.error(), "target: ");
+    if (canonical(*plan.target, state.mesh) != canonical(state.type, state.mesh))
+      return invalid_error("the plan ends at " + to_string(state.type) + " but the target is " +
+                           to_string(*plan.target));
+  }
+  return states;
+}
+
+}  // namespace redist
