@@ -22,8 +22,10 @@ struct MeshOptions {
 };
 
 /// A random mesh with 1..max_axes axes named x, y, z, w, u, v of sizes 1..max_axis_size.
+// Generators are resized to RapidCheck's nominal size: inRange scales with the test
+// size, which would otherwise give only tiny meshes early in a run.
 inline rc::Gen<Mesh> gen_mesh(MeshOptions opt = {}) {
-  return rc::gen::exec([opt] {
+  return rc::gen::resize(rc::kNominalSize, rc::gen::exec([opt] {
     static const char* names[] = {"x", "y", "z", "w", "u", "v"};
     const int rank = *rc::gen::inRange(1, opt.max_axes + 1);
     std::vector<MeshAxis> axes;
@@ -45,7 +47,7 @@ inline rc::Gen<Mesh> gen_mesh(MeshOptions opt = {}) {
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = keyed[i].second;
     }
     return Mesh::create(std::move(axes), std::move(order)).value();
-  });
+  }));
 }
 
 /// The axis references a random type may use for `mesh`: each whole axis, or, for a
@@ -80,7 +82,7 @@ struct TypeOptions {
 /// A random valid type over `mesh`: every axis piece goes to a random dim (in random
 /// order), stays replicated, or (with reductions) becomes a reduction axis.
 inline rc::Gen<DistType> gen_type(const Mesh& mesh, TypeOptions opt = {}) {
-  return rc::gen::exec([mesh, opt] {
+  return rc::gen::resize(rc::kNominalSize, rc::gen::exec([mesh, opt] {
     DistType t;
     const int rank = *rc::gen::inRange(1, opt.max_rank + 1);
     t.dims.resize(rank);
@@ -104,7 +106,7 @@ inline rc::Gen<DistType> gen_type(const Mesh& mesh, TypeOptions opt = {}) {
     static const ElemType elems[] = {ElemType::f32, ElemType::bf16, ElemType::s8, ElemType::f64};
     t.elem = elems[*rc::gen::inRange(0, 4)];
     return t;
-  });
+  }));
 }
 
 }  // namespace redist::testing

@@ -61,6 +61,11 @@ using DevicePairs = std::vector<std::pair<int64_t, int64_t>>;
 /// One step. `groups`/`pairs` carry an explicit lowering when a plan was imported
 /// (e.g. from XLA HLO); when absent they are derived from the types.
 struct Step {
+  Step() = default;
+  Step(StepOp op, std::optional<DeviceGroups> groups = std::nullopt,
+       std::optional<DevicePairs> pairs = std::nullopt)
+      : op(std::move(op)), groups(std::move(groups)), pairs(std::move(pairs)) {}
+
   StepOp op;
   std::optional<DeviceGroups> groups;
   std::optional<DevicePairs> pairs;

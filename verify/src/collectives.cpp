@@ -1,0 +1,90 @@
+#include "collectives.hpp"
+
+#include <vector>
+
+#include "buffer_ops.hpp"
+
+namespace redist::interp {
+
+namespace {
+
+/// Pointers to the buffers of `group`'s members, in member order.
+std::vector<const LocalBuffer*> member_buffers(const std::vector<int64_t>& group,
+                                               const MeshData& data) {
+  std::vector<const LocalBuffer*> out;
+  out.reserve(group.size());
+  for (int64_t d : group) out.push_back(&data[static_cast<std::size_t>(d)]);
+  return out;
+}
+
+/// Number of members of `group` as a chunk count.
+int64_t members(const std::vector<int64_t>& group) { return static_cast<int64_t>(group.size()); }
+
+}  // namespace
+
+MeshData all_slice(const DeviceGroups& groups, const MeshData& data, std::size_t dim) {
+  MeshData out(data.size());
+  for (const auto& group : groups) {
+    for (int64_t i = 0; i < members(group); ++i) {
+      const auto d = static_cast<std::size_t>(group[static_cast<std::size_t>(i)]);
+      out[d] = chunk_along(data[d], dim, members(group), i);
+    }
+  }
+  return out;
+}
+
+MeshData all_gather(const DeviceGroups& groups, const MeshData& data, std::size_t dim) {
+  MeshData out(data.size());
+  for (const auto& group : groups) {
+    const LocalBuffer gathered = concat_along(member_buffers(group, data), dim);
+    for (int64_t d : group) out[static_cast<std::size_t>(d)] = gathered;
+  }
+  return out;
+}
+
+MeshData all_to_all(const DeviceGroups& groups, const MeshData& data, std::size_t src_dim,
+                    std::size_t dst_dim) {
+  MeshData out(data.size());
+  for (const auto& group : groups) {
+    for (int64_t i = 0; i < members(group); ++i) {
+      std::vector<LocalBuffer> received;
+      received.reserve(group.size());
+      for (int64_t j : group)
+        received.push_back(chunk_along(data[static_cast<std::size_t>(j)], dst_dim, members(group), i));
+      std::vector<const LocalBuffer*> parts;
+      for (const auto& r : received) parts.push_back(&r);
+      out[static_cast<std::size_t>(group[static_cast<std::size_t>(i)])] = concat_along(parts, src_dim);
+    }
+  }
+  return out;
+}
+
+MeshData collective_permute(const DevicePairs& pairs, const MeshData& data) {
+  MeshData out(data.size());
+  for (const auto& [source, target] : pairs)
+    out[static_cast<std::size_t>(target)] = data[static_cast<std::size_t>(source)];
+  return out;
+}
+
+MeshData reduce_scatter(const DeviceGroups& groups, const MeshData& data, std::size_t dim,
+                        ReduceOp op) {
+  MeshData out(data.size());
+  for (const auto& group : groups) {
+    const LocalBuffer reduced = reduce_elementwise(op, member_buffers(group, data));
+    for (int64_t i = 0; i < members(group); ++i)
+      out[static_cast<std::size_t>(group[static_cast<std::size_t>(i)])] =
+          chunk_along(reduced, dim, members(group), i);
+  }
+  return out;
+}
+
+MeshData all_reduce(const DeviceGroups& groups, const MeshData& data, ReduceOp op) {
+  MeshData out(data.size());
+  for (const auto& group : groups) {
+    const LocalBuffer reduced = reduce_elementwise(op, member_buffers(group, data));
+    for (int64_t d : group) out[static_cast<std::size_t>(d)] = reduced;
+  }
+  return out;
+}
+
+}  // namespace redist::interp

@@ -1,0 +1,36 @@
+#pragma once
+// The collectives by their definitions on concrete buffers, given the lowered groups
+// or pairs. Inputs are already validated: groups partition the devices, every buffer
+// has the same shape, and chunked dims divide evenly.
+
+#include <cstddef>
+
+#include "redist/core/dist_type.hpp"
+#include "redist/synth/plan.hpp"
+#include "redist/verify/interpreter.hpp"
+
+namespace redist::interp {
+
+/// Every device keeps chunk i of its buffer along `dim`, i = its place in its group.
+MeshData all_slice(const DeviceGroups& groups, const MeshData& data, std::size_t dim);
+
+/// Every device gets its group's buffers concatenated along `dim` in member order.
+MeshData all_gather(const DeviceGroups& groups, const MeshData& data, std::size_t dim);
+
+/// Member j of each group splits its buffer along `dst_dim` into one chunk per member
+/// and sends chunk i to member i; member i concatenates what it receives along
+/// `src_dim` in member order.
+MeshData all_to_all(const DeviceGroups& groups, const MeshData& data, std::size_t src_dim,
+                    std::size_t dst_dim);
+
+/// Every target device receives the whole buffer of its source.
+MeshData collective_permute(const DevicePairs& pairs, const MeshData& data);
+
+/// Each group's buffers reduced elementwise by `op`; member i keeps chunk i along `dim`.
+MeshData reduce_scatter(const DeviceGroups& groups, const MeshData& data, std::size_t dim,
+                        ReduceOp op);
+
+/// Each group's buffers reduced elementwise by `op`; every member gets the result.
+MeshData all_reduce(const DeviceGroups& groups, const MeshData& data, ReduceOp op);
+
+}  // namespace redist::interp

@@ -1,0 +1,153 @@
+// run_step / run_plan: type-check a step, validate its lowering and the data, then move
+// the data by the collective's definition (collectives.cpp).
+
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "buffer_ops.hpp"
+#include "collectives.hpp"
+#include "lowered_checks.hpp"
+#include "redist/synth/lowering.hpp"
+#include "redist/verify/interpreter.hpp"
+
+namespace redist {
+
+namespace {
+
+/// "[3, 2]".
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+/// The axes a grouped step runs over; nullptr for a collective_permute.
+const std::vector<AxisRef>* step_axes(const StepOp& op) {
+  return std::visit(
+      [](const auto& s) -> const std::vector<AxisRef>* {
+        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>) return nullptr;
+        else return &s.axes;
+      },
+      op);
+}
+
+/// Ok when `data` holds, for every device of `state.mesh`, one buffer of the local
+/// shape of `state.type`; else an error naming the first device that does not.
+Status check_data(const TypedState& state, const MeshData& data) {
+  const int64_t n = state.mesh.num_devices();
+  if (static_cast<int64_t>(data.size()) != n)
+    return invalid_error("data holds " + std::to_string(data.size()) +
+                         " device buffers but the mesh has " + std::to_string(n) + " devices");
+  const auto shape = local_shape(state.type);
+  const auto count = static_cast<std::size_t>(interp::element_count(shape));
+  for (std::size_t d = 0; d < data.size(); ++d) {
+    if (data[d].shape != shape || data[d].values.size() != count)
+      return invalid_error("device " + std::to_string(d) + " holds a buffer of shape " +
+                           shape_text(data[d].shape) + " with " +
+                           std::to_string(data[d].values.size()) + " values, but " +
+                           to_string(state.type) + " has local shape " + shape_text(shape));
+  }
+  return Ok{};
+}
+
+/// The local shape the collective of `op` makes from buffers of `shape` with groups of
+/// `g` members; nullopt when a dim it chunks is not a multiple of `g`.
+std::optional<std::vector<int64_t>> collective_shape(const StepOp& op, std::vector<int64_t> shape,
+                                                     int64_t g) {
+  auto split = [&](int dim) {
+    if (shape[static_cast<std::size_t>(dim)] % g != 0) return false;
+    shape[static_cast<std::size_t>(dim)] /= g;
+    return true;
+  };
+  auto grow = [&](int dim) { shape[static_cast<std::size_t>(dim)] *= g; };
+  bool ok = true;
+  if (const auto* s = std::get_if<AllSlice>(&op)) {
+    ok = split(s->dim);
+  } else if (const auto* s = std::get_if<AllGather>(&op)) {
+    grow(s->dim);
+  } else if (const auto* s = std::get_if<AllToAll>(&op)) {
+    ok = split(s->dst_dim);
+    grow(s->src_dim);
+  } else if (const auto* s = std::get_if<ReduceScatter>(&op)) {
+    ok = split(s->dim);
+  }
+  if (!ok) return std::nullopt;
+  return shape;
+}
+
+/// Runs the collective of `op` on validated data with validated groups or pairs.
+MeshData execute(const StepOp& op, const DeviceGroups& groups, const DevicePairs& pairs,
+                 const MeshData& data, ReduceOp reduce_op) {
+  auto at = [](int dim) { return static_cast<std::size_t>(dim); };
+  if (const auto* s = std::get_if<AllSlice>(&op)) return interp::all_slice(groups, data, at(s->dim));
+  if (const auto* s = std::get_if<AllGather>(&op)) return interp::all_gather(groups, data, at(s->dim));
+  if (const auto* s = std::get_if<AllToAll>(&op))
+    return interp::all_to_all(groups, data, at(s->src_dim), at(s->dst_dim));
+  if (const auto* s = std::get_if<ReduceScatter>(&op))
+    return interp::reduce_scatter(groups, data, at(s->dim), reduce_op);
+  if (std::holds_alternative<AllReduce>(op)) return interp::all_reduce(groups, data, reduce_op);
+  return interp::collective_permute(pairs, data);
+}
+
+/// `error` with "<step name>: " in front of its message.
+Error in_step(const StepOp& op, Error error) {
+  error.message = std::string(step_name(op)) + ": " + error.message;
+  return error;
+}
+
+}  // namespace
+
+Result<MeshData> run_step(const TypedState& before, const Step& step, const MeshData& data) {
+  const auto after = apply_step(before, step);
+  if (!after.ok()) return in_step(step.op, after.error());
+  if (auto ok = check_data(before, data); !ok.ok()) return in_step(step.op, ok.error());
+
+  const int64_t n = before.mesh.num_devices();
+  const auto* axes = step_axes(step.op);
+  DeviceGroups groups;
+  DevicePairs pairs;
+  int64_t group_size = 1;
+  if (axes) {
+    if (step.pairs) return in_step(step.op, invalid_error("permute pairs given for a grouped step"));
+    group_size = product_of_sizes(*axes);
+    groups = step_groups(before, step);
+    if (auto ok = interp::check_groups(groups, n, group_size); !ok.ok())
+      return in_step(step.op, ok.error());
+  } else {
+    if (step.groups) return in_step(step.op, invalid_error("device groups given for a permute"));
+    pairs = step.pairs ? *step.pairs : permute_pairs(before, *after);
+    if (auto ok = interp::check_pairs(pairs, n); !ok.ok()) return in_step(step.op, ok.error());
+  }
+
+  const auto result_shape = local_shape(after->type);
+  const auto shape = collective_shape(step.op, local_shape(before.type), group_size);
+  if (!shape || *shape != result_shape)
+    return in_step(step.op,
+                   unsupported_error("cannot run on " + to_string(before.type) + ": groups of " +
+                                     std::to_string(group_size) + " do not turn local shape " +
+                                     shape_text(local_shape(before.type)) + " into " +
+                                     shape_text(result_shape) + " (padded dim)"));
+  return execute(step.op, groups, pairs, data, before.type.reduce_op);
+}
+
+Result<MeshData> run_plan(const Plan& plan, MeshData data) {
+  const auto states = type_plan(plan);
+  if (!states.ok()) return states.error();
+  TypedState state{plan.mesh, plan.source};
+  for (std::size_t i = 0; i < plan.steps.size(); ++i) {
+    auto next = run_step(state, plan.steps[i], data);
+    if (!next.ok()) {
+      Error error = next.error();
+      error.message = "step " + std::to_string(i + 1) + ": " + error.message;
+      return error;
+    }
+    data = std::move(next).value();
+    state = (*states)[i];
+  }
+  return data;
+}
+
+}  // namespace redist
