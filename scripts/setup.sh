@@ -13,6 +13,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libcli11-dev nlohmann-json3-dev
   python3 python3-venv
+  python3-matplotlib
 )
 
 missing=()
@@ -30,3 +31,6 @@ if ((${#missing[@]})); then
 else
   echo "setup: all system packages present"
 fi
+
+# The Python virtual environment for the XLA checks (pinned jax[cpu]).
+bash "$(dirname "$0")/setup-python.sh"

@@ -3,6 +3,7 @@
 #include "redist/synth/lowering.hpp"
 
 #include "redist/core/semantics.hpp"
+#include "redist/synth/lowered.hpp"
 
 namespace redist {
 
@@ -20,27 +21,7 @@ DeviceGroups device_groups(const Mesh& mesh, std::span<const AxisRef> axes) {
 }
 
 DevicePairs permute_pairs(const TypedState& before, const TypedState& after) {
-  DevicePairs pairs;
-  const Mesh& src_mesh = before.mesh;
-  const Mesh& dst_mesh = after.mesh;
-  for (int64_t target = 0; target < dst_mesh.num_devices(); ++target) {
-    const Coords target_coords = dst_mesh.coords_of_device(target);
-    // Start from the target's own coordinates on the source mesh, so the free
-    // (replicated) factors keep their values and data stays in place when it can.
-    Coords source = src_mesh.coords_of_device(target);
-    for (std::size_t d = 0; d < after.type.rank(); ++d) {
-      int64_t block = block_index(dst_mesh, target_coords, after.type.dims[d]);
-      const auto& axes = before.type.dims[d].axes;
-      for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
-        set_axis_coordinate(src_mesh, source, *it, block % it->size);
-        block /= it->size;
-      }
-    }
-    for (const auto& r : before.type.reduce_axes)
-      set_axis_coordinate(src_mesh, source, r, axis_coordinate(dst_mesh, target_coords, r));
-    pairs.emplace_back(src_mesh.device_at_coords(source), target);
-  }
-  return pairs;
+  return pair_table(LoweredPermute{permute_moves(before, after), std::nullopt}, before.mesh, after.mesh);
 }
 
 namespace {

@@ -122,16 +122,21 @@ TEST(SynthPermutePairs, ChangesTheDeviceOrder) {
             (DevicePairs{{0, 0}, {2, 1}, {1, 2}, {3, 3}}));
 }
 
-TEST(SynthPermutePairs, KeepsDataInPlaceOnReplicatedAxes) {
-  // Reordering along the replicated y leaves every device's x block where it is.
+TEST(SynthPermutePairs, FollowsMeshCoordinatesAcrossADeviceOrderChange) {
+  // Pairs are a symbolic map of mesh coordinates (what the checker proves): device 0
+  // sits at (0, 1) of the new order and receives from (0, 1) of the old one, device 1.
   EXPECT_EQ(pairs_of("{x:2, y:2}", "f32[{x}16]", "{x:2, y:2} devices=[1, 0, 3, 2]", "f32[{x}16]"),
-            (DevicePairs{{0, 0}, {1, 1}, {2, 2}, {3, 3}}));
+            (DevicePairs{{1, 0}, {0, 1}, {3, 2}, {2, 3}}));
+}
+
+TEST(SynthPermutePairs, KeepsDataInPlaceWithoutAnOrderChange) {
   EXPECT_EQ(pairs_of("{x:2, y:2}", "f32[{x}16]", "{x:2, y:2}", "f32[{x}16]"), (DevicePairs{{0, 0}, {1, 1}, {2, 2}, {3, 3}}));
 }
 
 TEST(SynthPermutePairs, SwapsATiledAxisForAReplicatedOne) {
-  // Target (x, y) needs block y of {y}; source coordinates keep y and set x = y.
-  EXPECT_EQ(pairs_of("{x:2, y:2}", "f32[{x}16]", "{x:2, y:2}", "f32[{y}16]"), (DevicePairs{{0, 0}, {3, 1}, {0, 2}, {3, 3}}));
+  // Target (x, y) needs block y of {y}: the source has x = y, and its free y takes the
+  // target's free x, so every source sends once.
+  EXPECT_EQ(pairs_of("{x:2, y:2}", "f32[{x}16]", "{x:2, y:2}", "f32[{y}16]"), (DevicePairs{{0, 0}, {2, 1}, {1, 2}, {3, 3}}));
 }
 
 TEST(SynthPermutePairs, KeepsReductionCoordinates) {
@@ -210,6 +215,9 @@ RC_GTEST_PROP(SynthPermutePairs, EverySourceHoldsTheTargetShard, ()) {
       RC_ASSERT(axis_coordinate(before.mesh, s_coords, r) == axis_coordinate(after.mesh, t_coords, r));
     if (before == after) RC_ASSERT(source == target);
   }
+  // Each source sends once: XLA's collective-permute takes every source at most once.
+  std::vector<int> sends(mesh.num_devices(), 0);
+  for (const auto& [source, target] : pairs) RC_ASSERT(++sends[source] == 1);
 }
 
 }  // namespace

@@ -12,6 +12,9 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   redist::cli::add_type_command(app, exit_code);
   redist::cli::add_plan_command(app, exit_code);
+  redist::cli::add_emit_command(app, exit_code);
+  redist::cli::add_prove_command(app, exit_code);
+  redist::cli::add_check_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

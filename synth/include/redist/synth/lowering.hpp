@@ -17,9 +17,11 @@ namespace redist {
 /// axes[0] major; groups ordered by their smallest mesh position.
 DeviceGroups device_groups(const Mesh& mesh, std::span<const AxisRef> axes);
 
-/// (source, target) physical device pairs of a permute from `before` to `after`: every
-/// target device receives from a source device holding exactly its target shard,
-/// preferring itself (pairs with source == target are included: no communication).
+/// (source, target) physical device pairs of a permute from `before` to `after`, one
+/// per target device, sorted by target: every target receives from a source device
+/// holding exactly its target shard, every source sends once (a bijection), and a
+/// device keeps its own data where the replicated factors allow (pairs with source ==
+/// target are included: no communication).
 DevicePairs permute_pairs(const TypedState& before, const TypedState& after);
 
 /// The groups a step runs with: its explicit groups if given, else derived from the

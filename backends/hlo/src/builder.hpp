@@ -1,0 +1,40 @@
+#pragma once
+// Appends instructions to a Program, with the per-device helpers the step lowerings
+// share: table look-ups by partition id and fresh channel ids.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "program.hpp"
+
+namespace redist::hlo::detail {
+
+class Builder {
+ public:
+  explicit Builder(int64_t num_partitions) { program_.num_partitions = num_partitions; }
+
+  /// Appends an instruction and returns its value.
+  ValueId add(InstrOp op, std::vector<ValueId> operands, TensorType type, bool manual = true);
+  /// The type of a value (the parameter for kParameter).
+  const TensorType& type_of(ValueId value) const;
+  /// `value` reshaped to `shape` (no instruction when the shape is unchanged).
+  ValueId reshape(ValueId value, std::vector<int64_t> shape);
+  /// The s32 scalar table[partition id]: a per-device value. `table` has one entry per
+  /// partition.
+  ValueId lookup(const std::vector<int64_t>& table);
+  /// The s32 scalar 0.
+  ValueId zero();
+  /// A channel id not used before in this module (1, 2, ...).
+  int64_t next_channel() { return ++last_channel_; }
+
+  Program& program() { return program_; }
+
+ private:
+  Program program_;
+  std::optional<ValueId> partition_s32_;
+  std::optional<ValueId> zero_;
+  int64_t last_channel_ = 0;
+};
+
+}  // namespace redist::hlo::detail

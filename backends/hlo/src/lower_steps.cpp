@@ -1,0 +1,118 @@
+// Step lowering: a slice -> dynamic-slice with offsets looked up by partition id; an
+// all-to-all between two dims -> reshape, all-to-all, transpose, reshape (as XLA does);
+// a permute -> one collective-permute per round of distinct sources.
+
+#include "lower_steps.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace redist::hlo::detail {
+namespace {
+
+std::vector<int64_t> after_shape(const LoweredStep& step) { return local_shape(step.after.type); }
+
+ValueId lower(Builder& b, const LoweredStep& step, const LoweredSlice& slice, ValueId value) {
+  if (slice.group.size == 1) return value;
+  const std::vector<int64_t> shape = after_shape(step);
+  const std::vector<int64_t> offsets = slice_offsets(slice, step.before.mesh);
+  std::vector<ValueId> operands{value};
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    operands.push_back(static_cast<int>(d) == slice.dim ? b.lookup(offsets) : b.zero());
+  return b.add(DynamicSlice{}, std::move(operands), TensorType{step.after.type.elem, shape});
+}
+
+ValueId lower(Builder& b, const LoweredStep& step, const LoweredGather& gather, ValueId value) {
+  if (gather.group.size == 1) return value;
+  return b.add(AllGather{gather.dim, group_table(gather.group, step.before.mesh), b.next_channel()}, {value},
+               TensorType{step.after.type.elem, after_shape(step)});
+}
+
+/// Split along split_dim, exchange, concatenate along concat_dim, through HLO's
+/// one-dim all-to-all: the chunk index gets its own dim, is exchanged, then becomes
+/// the major part of the concat dim.
+ValueId lower(Builder& b, const LoweredStep& step, const LoweredAllToAll& a2a, ValueId value) {
+  const int64_t k = a2a.group.size;
+  if (k == 1) return value;
+  const auto split = static_cast<std::size_t>(a2a.split_dim);
+  const auto concat = static_cast<std::size_t>(a2a.concat_dim);
+  const ElemType elem = step.before.type.elem;
+  std::vector<int64_t> expanded = local_shape(step.before.type);
+  expanded[split] /= k;
+  expanded.insert(expanded.begin() + static_cast<std::ptrdiff_t>(split), k);
+  ValueId v = b.reshape(value, expanded);
+  v = b.add(AllToAll{static_cast<int64_t>(split), group_table(a2a.group, step.before.mesh), b.next_channel()}, {v},
+            TensorType{elem, expanded});
+  const std::size_t concat_pos = concat < split ? concat : concat + 1;
+  std::vector<int64_t> perm;
+  for (std::size_t i = 0; i < expanded.size(); ++i) {
+    if (i == concat_pos) perm.push_back(static_cast<int64_t>(split));
+    if (i != split) perm.push_back(static_cast<int64_t>(i));
+  }
+  std::vector<int64_t> transposed;
+  for (int64_t p : perm) transposed.push_back(expanded[static_cast<std::size_t>(p)]);
+  v = b.add(Transpose{perm}, {v}, TensorType{elem, transposed});
+  return b.reshape(v, after_shape(step));
+}
+
+/// Rounds of (source, target) pairs in which every source sends at most once (XLA's
+/// requirement); a device keeping its own buffer is served in the first round.
+std::vector<std::vector<std::pair<int64_t, int64_t>>> permute_rounds(const DevicePairs& pairs) {
+  std::map<int64_t, std::vector<int64_t>> targets;
+  for (const auto& [source, target] : pairs) targets[source].push_back(target);
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds;
+  for (auto& [source, list] : targets) {
+    std::stable_partition(list.begin(), list.end(), [s = source](int64_t t) { return t == s; });
+    for (std::size_t r = 0; r < list.size(); ++r) {
+      if (rounds.size() <= r) rounds.emplace_back();
+      rounds[r].emplace_back(source, list[r]);
+    }
+  }
+  return rounds;
+}
+
+ValueId lower(Builder& b, const LoweredStep& step, const LoweredPermute& permute, ValueId value) {
+  const DevicePairs pairs = pair_table(permute, step.before.mesh, step.after.mesh);
+  if (std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == p.second; })) return value;
+  const auto rounds = permute_rounds(pairs);
+  const TensorType type = b.type_of(value);
+  if (rounds.size() == 1) return b.add(CollectivePermute{rounds.front(), b.next_channel()}, {value}, type);
+  // Each device is the target of exactly one round: stack the rounds' results and keep
+  // the one addressed to this device.
+  std::vector<int64_t> round_of(static_cast<std::size_t>(b.program().num_partitions), 0);
+  std::vector<int64_t> stacked_shape = type.shape;
+  stacked_shape.insert(stacked_shape.begin(), 1);
+  std::vector<ValueId> parts;
+  for (std::size_t r = 0; r < rounds.size(); ++r) {
+    for (const auto& pair : rounds[r]) round_of[static_cast<std::size_t>(pair.second)] = static_cast<int64_t>(r);
+    const ValueId moved = b.add(CollectivePermute{rounds[r], b.next_channel()}, {value}, type);
+    parts.push_back(b.reshape(moved, stacked_shape));
+  }
+  std::vector<int64_t> all_shape = stacked_shape;
+  all_shape[0] = static_cast<int64_t>(rounds.size());
+  const ValueId all = b.add(Concatenate{0}, parts, TensorType{type.elem, all_shape});
+  std::vector<ValueId> operands{all, b.lookup(round_of)};
+  for (std::size_t d = 0; d < type.shape.size(); ++d) operands.push_back(b.zero());
+  const ValueId mine = b.add(DynamicSlice{}, std::move(operands), TensorType{type.elem, stacked_shape});
+  return b.reshape(mine, type.shape);
+}
+
+ValueId lower(Builder& b, const LoweredStep& step, const LoweredReduceScatter& rs, ValueId value) {
+  if (rs.group.size == 1) return value;
+  return b.add(ReduceScatter{rs.dim, group_table(rs.group, step.before.mesh), b.next_channel(), rs.op}, {value},
+               TensorType{step.after.type.elem, after_shape(step)});
+}
+
+ValueId lower(Builder& b, const LoweredStep& step, const LoweredAllReduce& ar, ValueId value) {
+  if (ar.group.size == 1) return value;
+  return b.add(AllReduce{group_table(ar.group, step.before.mesh), b.next_channel(), ar.op}, {value},
+               TensorType{step.after.type.elem, after_shape(step)});
+}
+
+}  // namespace
+
+ValueId lower_step(Builder& b, const LoweredStep& step, ValueId value) {
+  return std::visit([&](const auto& op) { return lower(b, step, op, value); }, step.op);
+}
+
+}  // namespace redist::hlo::detail

@@ -1,0 +1,234 @@
+#pragma once
+// MPI kernels of the plan steps over row-major byte buffers. Self-contained (MPI and the
+// C++ standard library only): the runtime calls them, and `redist emit --target mpi`
+// pastes this file into the programs it writes. Every kernel returns an MPI error code
+// (MPI_SUCCESS when it worked); the communicators should carry MPI_ERRORS_RETURN.
+
+#include <mpi.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace redist::mpi::kernels {
+
+/// An uninitialised byte buffer of fixed size: one rank's shard.
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(std::size_t size)
+      : data_(size ? std::make_unique_for_overwrite<std::byte[]>(size) : nullptr), size_(size) {}
+
+  std::byte* data() { return data_.get(); }
+  const std::byte* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::unique_ptr<std::byte[]> data_;
+  std::size_t size_ = 0;
+};
+
+/// A communicator this program owns (freed on destruction).
+class Comm {
+ public:
+  Comm() = default;
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
+  Comm(Comm&& other) noexcept : comm_(std::exchange(other.comm_, MPI_COMM_NULL)) {}
+  Comm& operator=(Comm&& other) noexcept {
+    std::swap(comm_, other.comm_);
+    return *this;
+  }
+  ~Comm() {
+    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  }
+
+  MPI_Comm get() const { return comm_; }
+  MPI_Comm* out() { return &comm_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+/// Duplicates `parent` into `out` with MPI_ERRORS_RETURN set, so that MPI failures come
+/// back as error codes. Returns an MPI error code.
+inline int duplicate_returning_errors(MPI_Comm parent, Comm& out) {
+  if (int rc = MPI_Comm_dup(parent, out.out()); rc != MPI_SUCCESS) return rc;
+  return MPI_Comm_set_errhandler(out.get(), MPI_ERRORS_RETURN);
+}
+
+/// Splits `parent` into the group numbered `color`, this rank at position `key` of it
+/// (MPI_Comm_split; the new communicator inherits the error handler). Returns an MPI
+/// error code.
+inline int split(MPI_Comm parent, int color, int key, Comm& out) {
+  return MPI_Comm_split(parent, color, key, out.out());
+}
+
+/// A row-major buffer seen around one dim: `outer` rows (the product of the dims before
+/// it), `extent` entries along it, each entry `inner` bytes (the product of the dims
+/// after it times the element bytes).
+struct DimView {
+  int64_t outer = 1;
+  int64_t extent = 1;
+  int64_t inner = 1;
+};
+
+/// The view of a buffer of local `shape` (elements) around `dim`.
+inline DimView view_at(std::span<const int64_t> shape, int dim, int64_t elem_bytes) {
+  DimView v;
+  v.inner = elem_bytes;
+  for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
+    if (d < dim) v.outer *= shape[d];
+    if (d > dim) v.inner *= shape[d];
+  }
+  v.extent = shape[dim];
+  return v;
+}
+
+/// True when `value` fits an MPI count.
+inline bool fits_int(int64_t value) { return value >= 0 && value <= INT_MAX; }
+
+/// `count` items of an MPI datatype: either a contiguous run of bytes, or one strided
+/// piece (a derived datatype this object frees).
+class Piece {
+ public:
+  Piece() = default;
+  Piece(const Piece&) = delete;
+  Piece& operator=(const Piece&) = delete;
+  ~Piece() {
+    if (owned_ != MPI_DATATYPE_NULL) MPI_Type_free(&owned_);
+  }
+
+  /// Describes `rows` blocks of `block` bytes, `stride` bytes apart, with an extent of
+  /// `block` bytes, so that piece j of a collective starts j * block bytes in. Returns an
+  /// MPI error code (MPI_ERR_COUNT when a figure exceeds an MPI count).
+  int describe(int64_t rows, int64_t block, int64_t stride) {
+    if (!fits_int(rows) || !fits_int(block) || !fits_int(stride)) return MPI_ERR_COUNT;
+    if (rows == 1) {
+      count_ = static_cast<int>(block);
+      type_ = MPI_BYTE;
+      return MPI_SUCCESS;
+    }
+    MPI_Datatype vector = MPI_DATATYPE_NULL;
+    int rc = MPI_Type_vector(static_cast<int>(rows), static_cast<int>(block), static_cast<int>(stride), MPI_BYTE,
+                             &vector);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = MPI_Type_create_resized(vector, 0, block, &owned_);
+    MPI_Type_free(&vector);
+    if (rc != MPI_SUCCESS) return rc;
+    count_ = 1;
+    type_ = owned_;
+    return MPI_Type_commit(&owned_);
+  }
+
+  int count() const { return count_; }
+  MPI_Datatype type() const { return type_; }
+
+ private:
+  int count_ = 0;
+  MPI_Datatype type_ = MPI_BYTE;
+  MPI_Datatype owned_ = MPI_DATATYPE_NULL;
+};
+
+/// all_slice: keeps the `chunk` entries from `offset` on along the dim `v` describes (a
+/// local strided copy). Returns MPI_SUCCESS.
+inline int all_slice(const Buffer& in, DimView v, int64_t chunk, int64_t offset, Buffer& out) {
+  const int64_t block = chunk * v.inner;
+  out = Buffer(static_cast<std::size_t>(v.outer * block));
+  for (int64_t o = 0; o < v.outer; ++o)
+    std::memcpy(out.data() + o * block, in.data() + (o * v.extent + offset) * v.inner,
+                static_cast<std::size_t>(block));
+  return MPI_SUCCESS;
+}
+
+/// all_gather: concatenates the buffers of the `parts` members of `comm` (in rank order)
+/// along the dim `v` describes; a non-outermost dim is laid out by the receive datatype.
+/// Returns an MPI error code.
+inline int all_gather(MPI_Comm comm, const Buffer& in, DimView v, int64_t parts, Buffer& out) {
+  const int64_t block = v.extent * v.inner;
+  Piece send, recv;
+  if (int rc = send.describe(1, static_cast<int64_t>(in.size()), 0); rc != MPI_SUCCESS) return rc;
+  if (int rc = recv.describe(v.outer, block, parts * block); rc != MPI_SUCCESS) return rc;
+  out = Buffer(in.size() * static_cast<std::size_t>(parts));
+  return MPI_Allgather(in.data(), send.count(), send.type(), out.data(), recv.count(), recv.type(), comm);
+}
+
+/// all_to_all: with `shape` the local shape before, splits `split_dim` into `parts`
+/// chunks, sends chunk j to member j of `comm`, and concatenates what member j sends at
+/// position j along `concat_dim`. Both sides are packed by derived datatypes. Returns an
+/// MPI error code.
+inline int all_to_all(MPI_Comm comm, const Buffer& in, std::span<const int64_t> shape, int split_dim, int concat_dim,
+                      int64_t elem_bytes, int64_t parts, Buffer& out) {
+  std::vector<int64_t> after(shape.begin(), shape.end());
+  after[split_dim] /= parts;
+  after[concat_dim] *= parts;
+  const DimView s = view_at(shape, split_dim, elem_bytes);
+  const DimView r = view_at(after, concat_dim, elem_bytes);
+  Piece send, recv;
+  if (int rc = send.describe(s.outer, s.extent / parts * s.inner, s.extent * s.inner); rc != MPI_SUCCESS) return rc;
+  if (int rc = recv.describe(r.outer, r.extent / parts * r.inner, r.extent * r.inner); rc != MPI_SUCCESS) return rc;
+  out = Buffer(in.size());
+  return MPI_Alltoall(in.data(), send.count(), send.type(), out.data(), recv.count(), recv.type(), comm);
+}
+
+/// collective_permute: sends `in` to every rank of `comm` in `send_to` and receives `out`
+/// from rank `recv_from`; when that is this rank (`me`) no message moves and `out`
+/// takes over `in`. Returns an MPI error code.
+inline int permute(MPI_Comm comm, int me, Buffer& in, int recv_from, std::span<const int> send_to, Buffer& out) {
+  if (!fits_int(static_cast<int64_t>(in.size()))) return MPI_ERR_COUNT;
+  const int count = static_cast<int>(in.size());
+  std::vector<MPI_Request> requests;
+  Buffer received;
+  if (recv_from != me) {
+    received = Buffer(in.size());
+    requests.emplace_back();
+    if (int rc = MPI_Irecv(received.data(), count, MPI_BYTE, recv_from, 0, comm, &requests.back()); rc != MPI_SUCCESS)
+      return rc;
+  }
+  for (int target : send_to) {
+    requests.emplace_back();
+    if (int rc = MPI_Isend(in.data(), count, MPI_BYTE, target, 0, comm, &requests.back()); rc != MPI_SUCCESS)
+      return rc;
+  }
+  const int rc = MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  out = recv_from == me ? std::move(in) : std::move(received);
+  return rc;
+}
+
+/// reduce_scatter: reduces the buffers of the members of `comm` elementwise with `op`
+/// over `type` (`elem_bytes` each) and leaves member j chunk j of `parts` along the dim
+/// `v` describes (packed first when that dim is not the outermost). Returns an MPI error
+/// code.
+inline int reduce_scatter(MPI_Comm comm, const Buffer& in, DimView v, int64_t parts, MPI_Datatype type,
+                          int64_t elem_bytes, MPI_Op op, Buffer& out) {
+  const int64_t chunk = v.extent / parts * v.inner;
+  const int64_t count = v.outer * chunk / elem_bytes;
+  if (!fits_int(count)) return MPI_ERR_COUNT;
+  Buffer packed;
+  const Buffer* send = &in;
+  if (v.outer > 1) {
+    packed = Buffer(in.size());
+    for (int64_t j = 0; j < parts; ++j)
+      for (int64_t o = 0; o < v.outer; ++o)
+        std::memcpy(packed.data() + (j * v.outer + o) * chunk, in.data() + o * v.extent * v.inner + j * chunk,
+                    static_cast<std::size_t>(chunk));
+    send = &packed;
+  }
+  out = Buffer(static_cast<std::size_t>(v.outer * chunk));
+  return MPI_Reduce_scatter_block(send->data(), out.data(), static_cast<int>(count), type, op, comm);
+}
+
+/// all_reduce: reduces the buffers of the members of `comm` elementwise with `op` over
+/// `type` (`elem_bytes` each), in place. Returns an MPI error code.
+inline int all_reduce(MPI_Comm comm, Buffer& buffer, MPI_Datatype type, int64_t elem_bytes, MPI_Op op) {
+  const int64_t count = static_cast<int64_t>(buffer.size()) / elem_bytes;
+  if (!fits_int(count)) return MPI_ERR_COUNT;
+  return MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(count), type, op, comm);
+}
+
+}  // namespace redist::mpi::kernels

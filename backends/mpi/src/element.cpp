@@ -1,0 +1,38 @@
+// Element formats of the MPI runtime.
+
+#include "redist/backends/mpi/element.hpp"
+
+namespace redist::mpi {
+
+ElementFormat native_format(ElemType elem) {
+  switch (elem) {
+    case ElemType::pred: return {1, MPI_C_BOOL};
+    case ElemType::s8: return {1, MPI_INT8_T};
+    case ElemType::u8: return {1, MPI_UINT8_T};
+    case ElemType::s16: return {2, MPI_INT16_T};
+    case ElemType::u16: return {2, MPI_UINT16_T};
+    case ElemType::f16:
+    case ElemType::bf16: return {2, MPI_DATATYPE_NULL};
+    case ElemType::s32: return {4, MPI_INT32_T};
+    case ElemType::u32: return {4, MPI_UINT32_T};
+    case ElemType::f32: return {4, MPI_FLOAT};
+    case ElemType::s64: return {8, MPI_INT64_T};
+    case ElemType::u64: return {8, MPI_UINT64_T};
+    case ElemType::f64: return {8, MPI_DOUBLE};
+  }
+  return {elem_bytes(elem), MPI_DATATYPE_NULL};
+}
+
+ElementFormat int64_format() { return {8, MPI_INT64_T}; }
+
+MPI_Op reduce_op_of(ReduceOp op, MPI_Datatype datatype) {
+  if (datatype == MPI_C_BOOL) return op == ReduceOp::min ? MPI_LAND : MPI_LOR;
+  switch (op) {
+    case ReduceOp::sum: return MPI_SUM;
+    case ReduceOp::max: return MPI_MAX;
+    case ReduceOp::min: return MPI_MIN;
+  }
+  return MPI_SUM;
+}
+
+}  // namespace redist::mpi

@@ -1,0 +1,136 @@
+// Materializes the shared lowered form of a plan as per-rank MPI kernel arguments.
+
+#include "mpi_lowering.hpp"
+
+#include <climits>
+#include <variant>
+
+#include "redist/synth/lowered.hpp"
+#include "redist/synth/plan_text.hpp"
+
+namespace redist::mpi {
+
+namespace {
+
+/// Fills `step.color`/`step.key` from `groups`; fails when a group's size is not
+/// `step.parts` or a device is in no group or in two.
+Status set_groups(MpiStep& step, const DeviceGroups& groups, int64_t devices) {
+  step.color.assign(static_cast<std::size_t>(devices), -1);
+  step.key.assign(static_cast<std::size_t>(devices), -1);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const auto& group = groups[g];
+    if (static_cast<int64_t>(group.size()) != step.parts)
+      return invalid_error("group " + std::to_string(g) + " has " + std::to_string(group.size()) +
+                           " members but the step's axes make groups of " + std::to_string(step.parts));
+    for (std::size_t m = 0; m < group.size(); ++m) {
+      const auto d = static_cast<std::size_t>(group[m]);
+      if (step.color[d] != -1) return invalid_error("device " + std::to_string(d) + " is in two groups");
+      step.color[d] = static_cast<int>(g);
+      step.key[d] = static_cast<int>(m);
+    }
+  }
+  for (int64_t d = 0; d < devices; ++d)
+    if (step.color[static_cast<std::size_t>(d)] == -1)
+      return invalid_error("device " + std::to_string(d) + " is in no group");
+  return Ok{};
+}
+
+/// Fills `step.source` from `pairs`; fails when a device receives from none or two.
+Status set_sources(MpiStep& step, const DevicePairs& pairs, int64_t devices) {
+  step.source.assign(static_cast<std::size_t>(devices), -1);
+  for (const auto& [source, target] : pairs) {
+    auto& slot = step.source[static_cast<std::size_t>(target)];
+    if (slot != -1 && slot != source)
+      return invalid_error("device " + std::to_string(target) + " receives from two devices");
+    slot = static_cast<int>(source);
+  }
+  for (int64_t d = 0; d < devices; ++d)
+    if (step.source[static_cast<std::size_t>(d)] == -1)
+      return invalid_error("device " + std::to_string(d) + " receives nothing");
+  return Ok{};
+}
+
+/// Fills the kernel arguments of one lowered step kind; each call operator returns
+/// whether the lowering can run.
+struct Materializer {
+  MpiStep& step;
+  const LoweredStep& lowered;
+  int64_t devices;
+
+  Status operator()(const LoweredSlice& s) const {
+    step.kernel = Kernel::all_slice;
+    step.dim = s.dim;
+    step.chunk = s.chunk;
+    step.offset = slice_offsets(s, mesh());
+    for (int64_t offset : step.offset)
+      if (offset < 0 || offset + s.chunk > step.shape[static_cast<std::size_t>(s.dim)])
+        return invalid_error("slice offset " + std::to_string(offset) + " leaves dim " + std::to_string(s.dim));
+    return groups(s.group);
+  }
+  Status operator()(const LoweredGather& s) const {
+    step.kernel = Kernel::all_gather;
+    step.dim = s.dim;
+    return groups(s.group);
+  }
+  Status operator()(const LoweredAllToAll& s) const {
+    step.kernel = Kernel::all_to_all;
+    step.split_dim = s.split_dim;
+    step.concat_dim = s.concat_dim;
+    return groups(s.group);
+  }
+  Status operator()(const LoweredPermute& s) const {
+    step.kernel = Kernel::permute;
+    return set_sources(step, pair_table(s, lowered.before.mesh, lowered.after.mesh), devices);
+  }
+  Status operator()(const LoweredReduceScatter& s) const {
+    step.kernel = Kernel::reduce_scatter;
+    step.dim = s.dim;
+    step.op = s.op;
+    return groups(s.group);
+  }
+  Status operator()(const LoweredAllReduce& s) const {
+    step.kernel = Kernel::all_reduce;
+    step.op = s.op;
+    return groups(s.group);
+  }
+
+  const Mesh& mesh() const { return lowered.before.mesh; }
+  Status groups(const GroupSpec& spec) const {
+    step.parts = spec.size;
+    return set_groups(step, group_table(spec, mesh()), devices);
+  }
+};
+
+}  // namespace
+
+Result<MpiProgram> lower_for_mpi(const Plan& plan) {
+  auto lowered = lower(plan);
+  if (!lowered) return lowered.error();
+  const int64_t devices = plan.mesh.num_devices();
+  if (devices > INT_MAX)
+    return unsupported_error("the mesh has " + std::to_string(devices) + " devices, more than MPI ranks can number");
+  MpiProgram program{.source = lowered->source, .target = lowered->source, .steps = {}};
+  for (std::size_t k = 0; k < lowered->steps.size(); ++k) {
+    const LoweredStep& step = lowered->steps[k];
+    MpiStep out;
+    out.text = to_string(plan.steps[k]);
+    out.shape = local_shape(step.before.type);
+    if (auto set = std::visit(Materializer{out, step, devices}, step.op); !set) {
+      Error error = set.error();
+      error.message = "step " + std::to_string(k + 1) + " (" + out.text + "): " + error.message;
+      return error;
+    }
+    program.steps.push_back(std::move(out));
+    program.target = step.after;
+  }
+  return program;
+}
+
+std::vector<int> permute_targets(const MpiStep& step, int device) {
+  std::vector<int> out;
+  for (std::size_t t = 0; t < step.source.size(); ++t)
+    if (step.source[t] == device && static_cast<int>(t) != device) out.push_back(static_cast<int>(t));
+  return out;
+}
+
+}  // namespace redist::mpi

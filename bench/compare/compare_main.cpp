@@ -1,0 +1,107 @@
+// redist_compare: the comparison harness. Runs redist's greedy synthesizer and optimal
+// search, Shardy's own plans (its suite), XLA-style and gather-then-slice baselines on
+// the anchors, the Shardy suite and a seeded random suite; writes one CSV row per case
+// and planner and a summary (docs/results.md is generated from both by
+// bench/make_results.py).
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "corpus.hpp"
+#include "summary.hpp"
+
+namespace {
+
+using namespace redist;
+
+struct Args {
+  std::string anchors = REDIST_DATA_DIR "/anchors.txt";
+  std::string shardy = REDIST_DATA_DIR "/shardy_reshard_to_collectives.json";
+  std::string cost_model;
+  int random = 1000;
+  uint64_t seed = 20240611;
+  int random_inter_axes = 1;
+  int64_t max_expanded = 20000;
+  std::string csv;
+  std::string summary;
+};
+
+/// The model for `c`: the user's file where it names only axes of the case's mesh,
+/// else the defaults; random meshes of two or more axes get their first
+/// `random_inter_axes` axes inter-node (nodes major, devices within a node minor).
+CostModel model_for(const corpus::Case& c, const std::optional<CostModel>& user, int random_inter_axes) {
+  if (user && validate(*user, c.mesh).ok()) return *user;
+  CostModel model;
+  if (c.suite == "random" && c.mesh.rank() >= 2)
+    for (int i = 0; i < random_inter_axes && i + 1 < static_cast<int>(c.mesh.rank()); ++i)
+      model.axis_class[c.mesh.axes()[static_cast<std::size_t>(i)].name] = LinkClass::inter;
+  return model;
+}
+
+int run(const Args& args) {
+  std::optional<CostModel> user;
+  if (!args.cost_model.empty()) {
+    auto model = read_cost_model(args.cost_model);
+    if (!model) {
+      std::cerr << "redist_compare: " << model.error().to_string() << "\n";
+      return 2;
+    }
+    user = *model;
+  }
+  std::vector<corpus::Case> cases = corpus::anchor_cases(args.anchors);
+  for (auto& c : corpus::shardy_cases(args.shardy)) cases.push_back(std::move(c));
+  corpus::RandomSuiteOptions random;
+  random.count = args.random;
+  random.seed = args.seed;
+  for (auto& c : corpus::random_cases(random)) cases.push_back(std::move(c));
+
+  OptimalOptions options;
+  options.max_expanded = args.max_expanded;
+  std::vector<compare::CaseResult> results;
+  std::map<std::string, int> skipped;
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto& c : cases) {
+    if (!c.skip.empty()) {
+      ++skipped[c.suite + ": " + c.skip];
+      continue;
+    }
+    results.push_back(compare::run_case(c, model_for(c, user, args.random_inter_axes), options));
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::ofstream csv_file, summary_file;
+  if (!args.csv.empty()) csv_file.open(args.csv);
+  if (!args.summary.empty()) summary_file.open(args.summary);
+  std::ostream& summary = args.summary.empty() ? std::cout : summary_file;
+  compare::write_summary(summary, results);
+  summary << "\nLeft out (out of scope of the comparison):\n";
+  for (const auto& [why, n] : skipped) summary << "  " << n << " x " << why << "\n";
+  summary << "\nRun: " << results.size() << " cases in " << std::fixed << std::setprecision(1) << seconds
+          << " s; random suite seed " << args.seed << ", optimal search capped at " << args.max_expanded
+          << " expanded states; random meshes' first " << args.random_inter_axes
+          << " axis inter-node (25 GB/s, 5 us), others intra-node (300 GB/s, 1 us)\n";
+  if (!args.csv.empty()) compare::write_csv(csv_file, results);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"redist_compare: redist's plans against Shardy, XLA-style and gather-then-slice plans"};
+  Args args;
+  app.add_option("--anchors", args.anchors, "The anchors file");
+  app.add_option("--shardy", args.shardy, "The Shardy suite (JSON)");
+  app.add_option("--cost-model", args.cost_model, "Cost model config (docs/cost_model.md)");
+  app.add_option("--random", args.random, "Cases in the random suite");
+  app.add_option("--seed", args.seed, "Seed of the random suite");
+  app.add_option("--random-inter-axes", args.random_inter_axes, "Leading axes of random meshes that are inter-node");
+  app.add_option("--max-expanded", args.max_expanded, "States the optimal search may expand per case");
+  app.add_option("--csv", args.csv, "Write one row per case and planner here");
+  app.add_option("--summary", args.summary, "Write the summary here (default: standard output)");
+  CLI11_PARSE(app, argc, argv);
+  return run(args);
+}

@@ -1,0 +1,31 @@
+#pragma once
+// One case of the comparison: every planner's plan measured, and the lower bound.
+
+#include <optional>
+#include <vector>
+
+#include "corpus.hpp"
+#include "measure.hpp"
+#include "redist/synth/figures.hpp"
+#include "redist/synth/optimal.hpp"
+
+namespace redist::compare {
+
+/// The planners in report order; redist's greedy synthesizer is the reference.
+inline const std::vector<std::string> kPlanners = {"greedy", "optimal", "shardy", "xla_style", "gather_then_slice"};
+
+struct CaseResult {
+  const corpus::Case* source = nullptr;
+  CostModel model;
+  std::optional<LowerBound> lower_bound;
+  std::vector<Measured> plans;  // in kPlanners order; shardy only where the suite gives it
+  int64_t optimal_expanded = 0;
+
+  /// The row of `planner`, if the case has one.
+  const Measured* find(const std::string& planner) const;
+};
+
+/// Runs every planner on `c` under `model`; the optimal search with `options`.
+CaseResult run_case(const corpus::Case& c, const CostModel& model, const OptimalOptions& options);
+
+}  // namespace redist::compare

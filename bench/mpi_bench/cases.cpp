@@ -1,0 +1,97 @@
+// Reading the anchors and growing them into benchmark cases.
+
+#include "cases.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "redist/core/bigint.hpp"
+
+namespace redist::mpi::bench {
+
+namespace {
+
+/// `text` without leading and trailing blanks.
+std::string trim(const std::string& text) {
+  const auto begin = text.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
+}
+
+/// `mesh` with an extra minor-most axis `rep` of size `factor`, keeping each original
+/// position's device order (device d becomes devices d*factor .. d*factor+factor-1).
+Result<Mesh> with_replicas(const Mesh& mesh, int64_t factor) {
+  if (factor == 1) return mesh;
+  auto axes = mesh.axes();
+  axes.push_back({"rep", factor});
+  std::vector<int64_t> order;
+  if (mesh.has_explicit_order())
+    for (int64_t p = 0; p < mesh.num_devices(); ++p)
+      for (int64_t r = 0; r < factor; ++r) order.push_back(mesh.device_at(p) * factor + r);
+  return Mesh::create(std::move(axes), std::move(order));
+}
+
+/// The smallest k >= 1 with elements(type) * k^rank * element bytes >= min_bytes.
+int64_t growth(const DistType& type, int64_t min_bytes) {
+  int64_t k = 1;
+  for (;; ++k) {
+    BigInt bytes = elem_bytes(type.elem);
+    for (const auto& dim : type.dims) bytes *= dim.global * k;
+    if (bytes >= min_bytes) return k;
+  }
+}
+
+/// `type` with every global size multiplied by `k`.
+DistType grown(DistType type, int64_t k) {
+  for (auto& dim : type.dims) dim.global *= k;
+  return type;
+}
+
+/// The case of one anchor line's fields, or why it is skipped ("" and no case when the
+/// line is not a case).
+Result<BenchCase> parse_case(const std::vector<std::string>& f, int64_t devices, int64_t min_bytes) {
+  auto mesh = parse_mesh(f[1]);
+  if (!mesh) return mesh.error();
+  auto target_mesh = f.size() > 4 ? parse_mesh(f[4]) : mesh;
+  if (!target_mesh) return target_mesh.error();
+  auto source = parse_type(f[2], *mesh);
+  if (!source) return source.error();
+  auto target = parse_type(f[3], *target_mesh);
+  if (!target) return target.error();
+  if (devices % mesh->num_devices() != 0)
+    return unsupported_error(std::to_string(mesh->num_devices()) + " devices do not divide " + std::to_string(devices));
+  if (elem_bytes(source->elem) != 4) return unsupported_error("elements are not 4 bytes");
+  if (has_padding(*source) || has_padding(*target)) return unsupported_error("non-divisible dims");
+  if (!source->reduce_axes.empty() || !target->reduce_axes.empty())
+    return unsupported_error("pending reductions (no baseline runs them)");
+  const int64_t factor = devices / mesh->num_devices();
+  auto big_mesh = with_replicas(*mesh, factor);
+  if (!big_mesh) return big_mesh.error();
+  auto big_target_mesh = with_replicas(*target_mesh, factor);
+  if (!big_target_mesh) return big_target_mesh.error();
+  const int64_t k = growth(*source, min_bytes);
+  std::string note = "sizes x" + std::to_string(k);
+  if (factor > 1) note += ", replicated over rep:" + std::to_string(factor);
+  return BenchCase{f[0], *big_mesh, grown(*source, k), *big_target_mesh, grown(*target, k), note};
+}
+
+}  // namespace
+
+Result<std::vector<BenchCase>> bench_cases(const std::string& path, int64_t devices, int64_t min_bytes,
+                                           std::vector<std::string>& skipped) {
+  std::ifstream in(path);
+  if (!in) return invalid_error("cannot read " + path);
+  std::vector<BenchCase> cases;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> f;
+    std::istringstream fields(line.substr(0, line.find('#')));
+    for (std::string field; std::getline(fields, field, '|');) f.push_back(trim(field));
+    if (f.size() < 4 || f[0].empty()) continue;
+    auto c = parse_case(f, devices, min_bytes);
+    if (c) cases.push_back(std::move(*c));
+    else skipped.push_back(f[0] + ": " + c.error().message);
+  }
+  return cases;
+}
+
+}  // namespace redist::mpi::bench

@@ -1,0 +1,62 @@
+// Filling and checking benchmark shards with an odometer over the local shape.
+
+#include "shard_data.hpp"
+
+#include <vector>
+
+#include "redist/core/semantics.hpp"
+
+namespace redist::mpi::bench {
+
+namespace {
+
+/// Calls `visit(k, linear)` for each local element k of `device`'s shard in row-major
+/// order, with the low 32 bits of its global row-major index (no padding: the cases
+/// are divisible).
+template <class Visit>
+void for_each_index(const TypedState& state, int64_t device, Visit visit) {
+  const auto box = shard_box(state.mesh, state.type, state.mesh.coords_of_device(device));
+  const auto shape = local_shape(state.type);
+  const std::size_t rank = shape.size();
+  std::vector<int64_t> stride(rank, 1);
+  for (std::size_t d = rank; d-- > 1;) stride[d - 1] = stride[d] * state.type.dims[d].global;
+  int64_t count = 1;
+  for (int64_t s : shape) count *= s;
+  std::vector<int64_t> local(rank, 0);
+  int64_t base = 0;  // global linear index of the row start
+  for (std::size_t d = 0; d < rank; ++d) base += box[d].start * stride[d];
+  const int64_t row = shape[rank - 1];
+  for (int64_t k = 0; k < count; k += row) {
+    int64_t linear = base;
+    for (std::size_t d = 0; d + 1 < rank; ++d) linear += local[d] * stride[d];
+    for (int64_t i = 0; i < row; ++i) visit(k + i, static_cast<uint32_t>(linear + i));
+    for (std::size_t d = rank - 1; d-- > 0;) {
+      if (++local[d] < shape[d]) break;
+      local[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+kernels::Buffer fill_shard(const TypedState& state, int64_t device) {
+  int64_t count = 1;
+  for (int64_t s : local_shape(state.type)) count *= s;
+  kernels::Buffer buffer(static_cast<std::size_t>(count) * sizeof(uint32_t));
+  auto* values = reinterpret_cast<uint32_t*>(buffer.data());
+  for_each_index(state, device, [&](int64_t k, uint32_t value) { values[k] = value; });
+  return buffer;
+}
+
+std::string check_shard(const kernels::Buffer& shard, const TypedState& state, int64_t device) {
+  const auto* values = reinterpret_cast<const uint32_t*>(shard.data());
+  std::string first;
+  for_each_index(state, device, [&](int64_t k, uint32_t value) {
+    if (first.empty() && values[k] != value)
+      first = "element " + std::to_string(k) + ": expected " + std::to_string(value) + ", got " +
+              std::to_string(values[k]);
+  });
+  return first;
+}
+
+}  // namespace redist::mpi::bench

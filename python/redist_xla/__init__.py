@@ -1,0 +1,1 @@
+"""Checks redist's emitted XLA programs by running them on XLA:CPU (see docs/hlo.md)."""

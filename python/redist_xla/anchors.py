@@ -1,0 +1,21 @@
+"""Reading the anchor corpus: `name | mesh | source | target [| target mesh]` per line,
+`#` starts a comment."""
+
+from __future__ import annotations
+
+from .check import Case
+from .notation import parse_mesh
+
+
+def read_anchors(path: str, max_devices: int) -> list[tuple[str, Case]]:
+    """(name, case) of every anchor whose meshes have at most `max_devices` devices."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            fields = [s.strip() for s in line.split("#", 1)[0].split("|")]
+            if len(fields) < 4 or not fields[0]:
+                continue
+            case = Case(fields[1], fields[2], fields[3], fields[4] if len(fields) > 4 else None)
+            if parse_mesh(case.mesh).num_devices <= max_devices:
+                out.append((fields[0], case))
+    return out

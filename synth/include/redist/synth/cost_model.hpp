@@ -1,0 +1,114 @@
+#pragma once
+// The alpha-beta cost model of plans (DESIGN.md §4, docs/cost_model.md). Each mesh axis
+// belongs to a link class, intra-node (fast) or inter-node (slow); a collective over
+// several axes runs at the speed of its slowest one. A step over a group of g devices
+// whose larger local buffer (input or output) holds B bytes takes
+//
+//   time = latency + fraction * B / bandwidth
+//
+// with fraction (g-1)/g for a ring all_gather, reduce_scatter or all_to_all, 2(g-1)/g
+// for an all_reduce, 1 for a collective_permute and 0 for an all_slice (local). A
+// step that communicates nothing (a group of one device, a permute that moves no
+// device) costs 0. A plan's modeled time is the sum over its steps.
+//
+// Config text (a file for `redist plan --cost-model FILE`), one `key = value` a line,
+// `#` comments:
+//   x = inter                  # axis x is inter-node; unnamed axes are intra-node
+//   y = intra
+//   inter.bandwidth_gbps = 25  # class speeds (defaults: intra 300 GB/s and 1 us,
+//   inter.latency_us = 5       #                inter 25 GB/s and 5 us)
+// Heavy header (big integers): include it only where costs are computed.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "redist/core/bigint.hpp"
+#include "redist/core/mesh.hpp"
+#include "redist/core/result.hpp"
+#include "redist/synth/plan.hpp"
+#include "redist/synth/typing.hpp"
+
+namespace redist {
+
+enum class LinkClass { intra, inter };
+
+/// The speed of one link class: bandwidth per device in GB/s (1e9 bytes per second) and
+/// the latency of one collective in microseconds.
+struct Link {
+  double bandwidth_gbps = 300;
+  double latency_us = 1;
+  bool operator==(const Link&) const = default;
+};
+
+struct CostModel {
+  Link intra{300, 1};
+  Link inter{25, 5};
+  /// The class of each axis named in the config; every other axis is intra-node.
+  std::map<std::string, LinkClass, std::less<>> axis_class;
+
+  /// The class of the mesh axis `axis`.
+  LinkClass class_of(std::string_view axis) const;
+  /// The speed of `link_class`.
+  const Link& link(LinkClass link_class) const { return link_class == LinkClass::inter ? inter : intra; }
+  bool operator==(const CostModel&) const = default;
+};
+
+/// "intra" or "inter".
+std::string_view link_class_name(LinkClass link_class);
+
+/// The model in the config `text` (format above). Errors name the character offset and,
+/// in the message, the line: unknown keys or classes, values that are not positive
+/// numbers, an axis given twice.
+Result<CostModel> parse_cost_model(std::string_view text);
+/// The model in the config file at `path`; errors as parse_cost_model(), or a runtime
+/// error when the file cannot be read.
+Result<CostModel> read_cost_model(const std::string& path);
+/// Ok when every axis `model` names is an axis of `mesh`, else an invalid error naming
+/// the first unknown one.
+Status validate(const CostModel& model, const Mesh& mesh);
+
+/// What a step is charged for, by kind (see the header comment).
+enum class CollectiveKind { local, all_gather, reduce_scatter, all_to_all, all_reduce, permute };
+
+/// The fraction of the larger local buffer a collective of `kind` over `group_size`
+/// devices puts on each device's link: (g-1)/g, 2(g-1)/g, 1 or 0; 0 when g <= 1.
+double wire_fraction(CollectiveKind kind, int64_t group_size);
+/// Modeled microseconds of a collective of `kind` over `group_size` devices whose larger
+/// local buffer holds `buffer_bytes` bytes, on `link`; 0 when it communicates nothing.
+double collective_time_us(CollectiveKind kind, int64_t group_size, double buffer_bytes, const Link& link);
+/// The slower of two classes.
+inline LinkClass slower(LinkClass a, LinkClass b) { return a == LinkClass::inter ? a : b; }
+
+/// The modeled cost of one step.
+struct StepCost {
+  CollectiveKind kind = CollectiveKind::local;
+  double time_us = 0;
+  BigInt wire_bytes;       // bytes each device puts on its link: fraction * buffer (rounded up)
+  int64_t group_size = 1;  // devices per group; 2 for a permute that moves data, 1 when none
+  LinkClass link = LinkClass::intra;
+  bool communicates = false;
+};
+
+/// The modeled cost of a plan: its steps' costs and their sums.
+struct PlanCost {
+  std::vector<StepCost> steps;
+  double time_us = 0;
+  BigInt wire_bytes;  // sum over steps of the bytes each device puts on its link
+  int collectives = 0;  // steps that communicate
+};
+
+/// The mesh axes whose links a step from `before` to `after` uses: a collective's own
+/// axes; for a permute, the axes on which a device and the source the lowering pairs it
+/// with differ (every axis when the device order changes). Names in mesh order.
+std::vector<std::string> step_link_axes(const TypedState& before, const TypedState& after, const Step& step);
+
+/// The cost of `step` taking `before` to `after` (as apply_step gives it).
+StepCost step_cost(const CostModel& model, const TypedState& before, const TypedState& after, const Step& step);
+
+/// The cost of `plan`, or its typing error.
+Result<PlanCost> plan_cost(const CostModel& model, const Plan& plan);
+
+}  // namespace redist

@@ -1,0 +1,145 @@
+#pragma once
+// The LOWERED form of a typed plan (DESIGN.md §2): what actually runs. Each step is a
+// collective with its device groups in member order, its permute (source, target)
+// pairs, its slice offsets as functions of the device, and its all-to-all split and
+// concat dims. The checker proves this form against the types, and the backends emit
+// it, so both read the one description below.
+//
+// Descriptions are symbolic (in terms of mesh coordinates, independent of the device
+// count) unless the plan gave explicit `groups=`/`pairs=`, which are kept as tables.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "redist/core/dist_type.hpp"
+#include "redist/core/mesh.hpp"
+#include "redist/core/result.hpp"
+#include "redist/synth/plan.hpp"
+#include "redist/synth/typing.hpp"
+
+namespace redist {
+
+/// The groups of a collective. Symbolically, member j of the group of the device at
+/// mesh coordinates c is c with its coordinates on `axes` set to the mixed-radix
+/// digits of j (axes[0] most significant), and the device is member
+/// mixed_radix(c on axes) of its own group. An explicit `table` (physical device ids
+/// per group, in member order) overrides that description.
+struct GroupSpec {
+  std::vector<AxisRef> axes;
+  std::optional<DeviceGroups> table;
+  int64_t size = 1;  // members per group
+  bool operator==(const GroupSpec&) const = default;
+};
+
+/// Local dynamic slice: every device keeps `chunk` elements of `dim` starting at its
+/// offset: offsets[device] when an explicit table is given, else (its member index in
+/// `group`) * chunk.
+struct LoweredSlice {
+  int dim = 0;
+  GroupSpec group;
+  int64_t chunk = 1;
+  std::optional<std::vector<int64_t>> offsets;  // per physical device
+  bool operator==(const LoweredSlice&) const = default;
+};
+
+/// Every member gets the group's buffers concatenated along `dim` in member order.
+struct LoweredGather {
+  int dim = 0;
+  GroupSpec group;
+  bool operator==(const LoweredGather&) const = default;
+};
+
+/// Member j splits its buffer along `split_dim` into group.size chunks and sends chunk
+/// i to member i; member i concatenates what it receives along `concat_dim` in member
+/// order (chunk order = member order).
+struct LoweredAllToAll {
+  int split_dim = 0;
+  int concat_dim = 0;
+  GroupSpec group;
+  bool operator==(const LoweredAllToAll&) const = default;
+};
+
+/// One part of a symbolic permute: the source's coordinates on `source_axes` are the
+/// mixed-radix digits of the target's coordinates on `target_axes` read as one number.
+struct PermuteMove {
+  std::vector<AxisRef> source_axes;
+  std::vector<AxisRef> target_axes;
+  bool operator==(const PermuteMove&) const = default;
+};
+
+/// Every target device receives the whole buffer of its source. Symbolically the
+/// source of the target at mesh coordinates t is the source-mesh device at the same
+/// coordinates t, changed by each of `moves` (the bijection permute_pairs() chooses,
+/// so that every source sends once); an explicit `table` of (source, target) physical
+/// ids overrides that.
+struct LoweredPermute {
+  std::vector<PermuteMove> moves;
+  std::optional<DevicePairs> table;
+  bool operator==(const LoweredPermute&) const = default;
+};
+
+/// The group's buffers reduced elementwise; member i keeps chunk i along `dim`.
+struct LoweredReduceScatter {
+  int dim = 0;
+  GroupSpec group;
+  ReduceOp op = ReduceOp::sum;
+  bool operator==(const LoweredReduceScatter&) const = default;
+};
+
+/// The group's buffers reduced elementwise; every member gets the result.
+struct LoweredAllReduce {
+  GroupSpec group;
+  ReduceOp op = ReduceOp::sum;
+  bool operator==(const LoweredAllReduce&) const = default;
+};
+
+using LoweredOp = std::variant<LoweredSlice, LoweredGather, LoweredAllToAll, LoweredPermute,
+                               LoweredReduceScatter, LoweredAllReduce>;
+
+/// One lowered step with the declared states around it (types and meshes), whose
+/// local shapes are the buffer shapes the step reads and writes.
+struct LoweredStep {
+  LoweredOp op;
+  TypedState before;
+  TypedState after;
+  bool operator==(const LoweredStep&) const = default;
+};
+
+/// A lowered plan: the source state and the steps in order.
+struct LoweredPlan {
+  TypedState source;
+  std::vector<LoweredStep> steps;
+  bool operator==(const LoweredPlan&) const = default;
+};
+
+/// The moves of the permute from `before` to `after`, a bijection of mesh coordinates:
+/// each dim's source axes take the target's block index of that dim, replicated
+/// factors free in both keep their values (data stays in place), and the factors free
+/// only in the source take the target's factors free only in it, so every source
+/// sends once.
+std::vector<PermuteMove> permute_moves(const TypedState& before, const TypedState& after);
+
+/// The lowered form of `step` going from `before` to `after` (as typed by apply_step).
+LoweredStep lower_step(const TypedState& before, const TypedState& after, const Step& step);
+
+/// The lowered form of `plan`, or the typing error of its first ill-typed step.
+Result<LoweredPlan> lower(const Plan& plan);
+
+/// The groups of `spec` on `mesh` as physical ids in member order.
+DeviceGroups group_table(const GroupSpec& spec, const Mesh& mesh);
+
+/// The offset along the sliced dim of every physical device of `mesh`.
+std::vector<int64_t> slice_offsets(const LoweredSlice& slice, const Mesh& mesh);
+
+/// The (source, target) physical ids of `permute` from `source_mesh` to
+/// `target_mesh`, one pair per target, in target order (or the explicit table).
+DevicePairs pair_table(const LoweredPermute& permute, const Mesh& source_mesh,
+                       const Mesh& target_mesh);
+
+/// Name of the lowered step kind ("all_slice", ...), as in the plan text.
+std::string_view lowered_name(const LoweredOp& op);
+
+}  // namespace redist

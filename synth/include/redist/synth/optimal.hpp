@@ -1,0 +1,50 @@
+#pragma once
+// Exact optimal plans under the cost model (DESIGN.md §4, docs/cost_model.md): an A*
+// search over canonical types, each step kept within the memory budget. The step set:
+// all_slice of any free factor (sub-axes included), all_gather and all_to_all of any
+// suffix of a dim (factor by factor), reduce_scatter and all_reduce of pending
+// reduction axes, and at most one collective_permute, to the target or to an
+// intermediate with the current per-dim tile counts whose dims each keep their factors
+// or start with a prefix of the target's followed by up to two more factors. It is
+// used to certify the greedy synthesizer on small and medium cases.
+
+#include <cstdint>
+#include <optional>
+
+#include "redist/core/dist_type.hpp"
+#include "redist/core/mesh.hpp"
+#include "redist/core/result.hpp"
+#include "redist/synth/plan.hpp"
+
+namespace redist {
+
+struct CostModel;
+
+struct OptimalOptions {
+  /// Per-device memory bound in bytes for every step's result. Absent: max(source,
+  /// target) local bytes.
+  std::optional<uint64_t> budget_bytes;
+  /// States the search may expand before it gives up.
+  int64_t max_expanded = 200'000;
+};
+
+/// The cheapest plan and what the search did.
+struct OptimalPlan {
+  Plan plan;             // target asserted; consecutive slices of one dim fused
+  double time_us = 0;    // plan_cost(model, plan).time_us
+  int64_t expanded = 0;  // states expanded
+  int64_t generated = 0; // distinct states generated
+};
+
+/// The plan of least modeled time from `src` on `src_mesh` to `dst` on `dst_mesh` whose
+/// every step's result fits the budget; ties go to the plan found first
+/// (deterministic). Errors: `invalid` for inputs that do not validate or describe
+/// different arrays; `unsupported` for meshes with different axes or arrays of 2^62
+/// bytes or more; `no_plan` when no plan in the step set fits the budget; `runtime`
+/// when the search expanded options.max_expanded states without finishing ("stopped
+/// after ...") or, as an internal error, when its plan fails to type or to price as
+/// the search did.
+Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, const DistType& src,
+                                 const Mesh& dst_mesh, const DistType& dst, const OptimalOptions& options = {});
+
+}  // namespace redist

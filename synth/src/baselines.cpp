@@ -1,0 +1,78 @@
+// The baseline plans; docs/synthesis.md says where each is modeled from.
+
+#include "redist/synth/baselines.hpp"
+
+#include <algorithm>
+
+#include "synth_atoms.hpp"
+#include "synth_bfs.hpp"
+#include "synth_builders.hpp"
+#include "synth_scope.hpp"
+
+namespace redist {
+
+namespace {
+
+using namespace synth_detail;
+
+/// XLA's all-to-all reshard, for per-dim tile counts that are a permutation of each
+/// other: all_to_alls that move tile counts between dims (the balanced plan without
+/// slices or gathers), then one permute for the device assignment. nullopt otherwise.
+std::optional<Moves> xla_all_to_alls(const Problem& problem) {
+  auto sorted = [](Counts c) {
+    std::sort(c.begin(), c.end());
+    return c;
+  };
+  if (sorted(counts(problem.src)) != sorted(counts(problem.dst))) return std::nullopt;
+  const auto primes = atomize(problem.frame, problem.src, problem.dst, true);
+  if (!primes) return std::nullopt;
+  return balanced_plan(problem, *primes, Ends{primes->a, {}, primes->b});
+}
+
+/// XLA's partial-replication reshards: when every target dim's tile count divides the
+/// source's (or every source's divides the target's), a permute to matching tile groups
+/// and all_gathers (or all_slices and a permute): the count-matched plan.
+std::optional<Moves> xla_partial_replication(const Problem& problem) {
+  const Counts src = counts(problem.src), dst = counts(problem.dst);
+  bool coarsens = true, refines = true;
+  for (std::size_t d = 0; d < src.size(); ++d) {
+    coarsens = coarsens && src[d] % dst[d] == 0;
+    refines = refines && dst[d] % src[d] == 0;
+  }
+  if (!coarsens && !refines) return std::nullopt;
+  const auto primes = atomize(problem.frame, problem.src, problem.dst, true);
+  return matched_plan(problem, primes ? &*primes : nullptr);
+}
+
+/// XLA's order (PartitionedHlo::ReshardNoCache): a permute, all_to_alls, the partial-
+/// replication reshards, else replicate then slice.
+Moves xla_style_moves(const Problem& problem) {
+  if (!problem.mesh_change && problem.src == problem.dst) return {};
+  if (counts(problem.src) == counts(problem.dst)) return {permute_move(problem.dst)};
+  if (auto m = xla_all_to_alls(problem)) return *m;
+  if (auto m = xla_partial_replication(problem)) return *m;
+  return gather_then_slice_moves(problem);
+}
+
+}  // namespace
+
+std::optional<Baseline> parse_baseline(std::string_view name) {
+  if (name == "gather_then_slice") return Baseline::gather_then_slice;
+  if (name == "xla_style") return Baseline::xla_style;
+  return std::nullopt;
+}
+
+std::string_view baseline_name(Baseline baseline) {
+  return baseline == Baseline::gather_then_slice ? "gather_then_slice" : "xla_style";
+}
+
+Result<Plan> baseline_plan(Baseline baseline, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                           const DistType& dst) {
+  auto problem = make_problem(src_mesh, src, dst_mesh, dst);
+  if (!problem) return problem.error();
+  const Moves moves =
+      baseline == Baseline::gather_then_slice ? gather_then_slice_moves(*problem) : xla_style_moves(*problem);
+  return to_plan(moves, src_mesh, src, dst_mesh, dst);
+}
+
+}  // namespace redist

@@ -1,0 +1,159 @@
+// Modeled time of steps and plans under the alpha-beta cost model (formulas in
+// cost_model.hpp).
+
+#include "redist/synth/cost_model.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "redist/synth/lowered.hpp"
+
+namespace redist {
+
+namespace {
+
+CollectiveKind kind_of(const StepOp& op) {
+  return std::visit(
+      [](const auto& s) {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, AllGather>) return CollectiveKind::all_gather;
+        else if constexpr (std::is_same_v<T, ReduceScatter>) return CollectiveKind::reduce_scatter;
+        else if constexpr (std::is_same_v<T, AllToAll>) return CollectiveKind::all_to_all;
+        else if constexpr (std::is_same_v<T, AllReduce>) return CollectiveKind::all_reduce;
+        else if constexpr (std::is_same_v<T, CollectivePermute>) return CollectiveKind::permute;
+        else return CollectiveKind::local;
+      },
+      op);
+}
+
+/// `names` in the mesh's axis order, each once.
+std::vector<std::string> in_mesh_order(const Mesh& mesh, const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& axis : mesh.axes())
+    if (std::find(names.begin(), names.end(), axis.name) != names.end()) out.push_back(axis.name);
+  return out;
+}
+
+/// The axes on which the two ends of some explicit permute pair differ.
+std::vector<std::string> pair_axes(const Mesh& source_mesh, const Mesh& target_mesh, const DevicePairs& pairs) {
+  std::vector<std::string> names;
+  for (const auto& [source, target] : pairs) {
+    const Coords s = source_mesh.coords_of_device(source), t = target_mesh.coords_of_device(target);
+    for (std::size_t a = 0; a < s.size(); ++a)
+      if (s[a] != t[a]) names.push_back(source_mesh.axes()[a].name);
+  }
+  return names;
+}
+
+/// The axes on which a permute's lowered source and target devices differ.
+std::vector<std::string> permute_axes(const TypedState& before, const TypedState& after, const Step& step) {
+  if (step.pairs) return in_mesh_order(before.mesh, pair_axes(before.mesh, after.mesh, *step.pairs));
+  std::vector<std::string> names;
+  if (!(before.mesh == after.mesh)) {
+    for (const auto& axis : before.mesh.axes()) names.push_back(axis.name);
+    return names;
+  }
+  // The lowering of the canonical types: a source written with split factors
+  // (x:(1)2, x:(2)2) pairs devices as its merged form does.
+  const TypedState b{before.mesh, canonical(before.type, before.mesh)};
+  const TypedState a{after.mesh, canonical(after.type, after.mesh)};
+  const LoweredStep lowered = lower_step(b, a, step);
+  for (const auto& move : std::get<LoweredPermute>(lowered.op).moves)
+    if (move.source_axes != move.target_axes)
+      for (const auto& a : move.source_axes) names.push_back(a.name);
+  return in_mesh_order(before.mesh, names);
+}
+
+/// Devices per group of a non-permute step: its first explicit group, else the product
+/// of its axes.
+int64_t group_size_of(const Step& step) {
+  if (step.groups && !step.groups->empty()) return static_cast<int64_t>(step.groups->front().size());
+  return std::visit(
+      [](const auto& s) -> int64_t {
+        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>) return 1;
+        else return product_of_sizes(s.axes);
+      },
+      step.op);
+}
+
+/// fraction * buffer, rounded up, exactly.
+BigInt wire_bytes_of(CollectiveKind kind, int64_t g, const BigInt& buffer) {
+  if (g <= 1) return 0;
+  switch (kind) {
+    case CollectiveKind::all_gather:
+    case CollectiveKind::reduce_scatter:
+    case CollectiveKind::all_to_all: return (buffer * (g - 1) + g - 1) / g;
+    case CollectiveKind::all_reduce: return (buffer * 2 * (g - 1) + g - 1) / g;
+    case CollectiveKind::permute: return buffer;
+    case CollectiveKind::local: return 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+double wire_fraction(CollectiveKind kind, int64_t group_size) {
+  if (group_size <= 1) return 0;
+  const double g = static_cast<double>(group_size);
+  switch (kind) {
+    case CollectiveKind::all_gather:
+    case CollectiveKind::reduce_scatter:
+    case CollectiveKind::all_to_all: return (g - 1) / g;
+    case CollectiveKind::all_reduce: return 2 * (g - 1) / g;
+    case CollectiveKind::permute: return 1;
+    case CollectiveKind::local: return 0;
+  }
+  return 0;
+}
+
+double collective_time_us(CollectiveKind kind, int64_t group_size, double buffer_bytes, const Link& link) {
+  const double fraction = wire_fraction(kind, group_size);
+  if (fraction == 0) return 0;
+  // 1 GB/s moves 1e3 bytes per microsecond.
+  return link.latency_us + fraction * buffer_bytes / (link.bandwidth_gbps * 1e3);
+}
+
+std::vector<std::string> step_link_axes(const TypedState& before, const TypedState& after, const Step& step) {
+  if (std::holds_alternative<CollectivePermute>(step.op)) return permute_axes(before, after, step);
+  std::vector<std::string> names;
+  std::visit(
+      [&](const auto& s) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>)
+          for (const auto& a : s.axes) names.push_back(a.name);
+      },
+      step.op);
+  return in_mesh_order(before.mesh, names);
+}
+
+StepCost step_cost(const CostModel& model, const TypedState& before, const TypedState& after, const Step& step) {
+  StepCost cost;
+  cost.kind = kind_of(step.op);
+  if (cost.kind == CollectiveKind::local) return cost;
+  const auto axes = step_link_axes(before, after, step);
+  if (cost.kind == CollectiveKind::permute) cost.group_size = axes.empty() ? 1 : 2;
+  else cost.group_size = group_size_of(step);
+  for (const auto& a : axes) cost.link = slower(cost.link, model.class_of(a));
+  const BigInt buffer = std::max(local_bytes(before.type), local_bytes(after.type));
+  cost.wire_bytes = wire_bytes_of(cost.kind, cost.group_size, buffer);
+  cost.communicates = cost.wire_bytes > 0;
+  cost.time_us = collective_time_us(cost.kind, cost.group_size, buffer.convert_to<double>(), model.link(cost.link));
+  return cost;
+}
+
+Result<PlanCost> plan_cost(const CostModel& model, const Plan& plan) {
+  auto states = type_plan(plan);
+  if (!states) return states.error();
+  PlanCost cost;
+  TypedState before{plan.mesh, plan.source};
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    StepCost step = step_cost(model, before, (*states)[k], plan.steps[k]);
+    cost.time_us += step.time_us;
+    cost.wire_bytes += step.wire_bytes;
+    cost.collectives += step.communicates;
+    cost.steps.push_back(std::move(step));
+    before = (*states)[k];
+  }
+  return cost;
+}
+
+}  // namespace redist

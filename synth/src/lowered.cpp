@@ -1,0 +1,143 @@
+// The lowered form of typed steps and its materialization as explicit tables.
+
+#include "redist/synth/lowered.hpp"
+
+#include <algorithm>
+
+#include "redist/core/semantics.hpp"
+#include "redist/synth/lowering.hpp"
+
+namespace redist {
+
+namespace {
+
+/// The group spec over `axes`, with the step's explicit groups if it has them.
+GroupSpec group_spec(const std::vector<AxisRef>& axes, const Step& step) {
+  return GroupSpec{axes, step.groups, product_of_sizes(axes)};
+}
+
+
+/// Lowers each step kind given the states around it.
+struct Lowerer {
+  const TypedState& before;
+  const TypedState& after;
+  const Step& step;
+
+  LoweredOp operator()(const AllSlice& s) const {
+    const int64_t chunk = local_size(after.type.dims[static_cast<std::size_t>(s.dim)]);
+    return LoweredSlice{s.dim, group_spec(s.axes, step), chunk, std::nullopt};
+  }
+  LoweredOp operator()(const AllGather& s) const { return LoweredGather{s.dim, group_spec(s.axes, step)}; }
+  LoweredOp operator()(const AllToAll& s) const {
+    return LoweredAllToAll{s.dst_dim, s.src_dim, group_spec(s.axes, step)};
+  }
+  LoweredOp operator()(const CollectivePermute&) const {
+    return LoweredPermute{permute_moves(before, after), step.pairs};
+  }
+  LoweredOp operator()(const ReduceScatter& s) const {
+    return LoweredReduceScatter{s.dim, group_spec(s.axes, step), before.type.reduce_op};
+  }
+  LoweredOp operator()(const AllReduce& s) const {
+    return LoweredAllReduce{group_spec(s.axes, step), before.type.reduce_op};
+  }
+};
+
+/// The factors of each mesh axis that `type` leaves replicated, in mesh order, major
+/// first, each maximal run of unused factors as one reference.
+std::vector<AxisRef> free_factors(const Mesh& mesh, const DistType& type) {
+  const std::vector<AxisRef> used = used_axes(type);
+  std::vector<AxisRef> free;
+  for (const auto& axis : mesh.axes()) {
+    std::vector<AxisRef> mine;
+    for (const auto& u : used)
+      if (u.name == axis.name) mine.push_back(u);
+    std::sort(mine.begin(), mine.end(), [](const AxisRef& a, const AxisRef& b) { return a.pre < b.pre; });
+    int64_t next = 1;  // start of the next unused factor
+    for (const auto& u : mine) {
+      if (u.pre > next) free.push_back(make_axis_ref(axis.name, next, u.pre / next, axis.size));
+      next = u.pre * u.size;
+    }
+    if (next < axis.size) free.push_back(make_axis_ref(axis.name, next, axis.size / next, axis.size));
+  }
+  return free;
+}
+
+/// Elements of `a` not in `b`, in order.
+std::vector<AxisRef> minus(const std::vector<AxisRef>& a, const std::vector<AxisRef>& b) {
+  std::vector<AxisRef> out;
+  for (const auto& x : a)
+    if (std::find(b.begin(), b.end(), x) == b.end()) out.push_back(x);
+  return out;
+}
+
+/// The moves of the permute from `before` to `after`, as permute_pairs() chooses its
+/// bijection: each dim's source axes take the target's block index of that dim, and
+/// the factors free only in the source take the target's factors free only in it.
+}  // namespace
+
+std::vector<PermuteMove> permute_moves(const TypedState& before, const TypedState& after) {
+  std::vector<PermuteMove> moves;
+  for (std::size_t d = 0; d < before.type.rank(); ++d)
+    if (!before.type.dims[d].axes.empty()) moves.push_back({before.type.dims[d].axes, after.type.dims[d].axes});
+  const auto src_free = free_factors(before.mesh, before.type);
+  const auto dst_free = free_factors(after.mesh, after.type);
+  if (auto src_other = minus(src_free, dst_free); !src_other.empty())
+    moves.push_back({std::move(src_other), minus(dst_free, src_free)});
+  return moves;
+}
+
+LoweredStep lower_step(const TypedState& before, const TypedState& after, const Step& step) {
+  return LoweredStep{std::visit(Lowerer{before, after, step}, step.op), before, after};
+}
+
+Result<LoweredPlan> lower(const Plan& plan) {
+  auto states = type_plan(plan);
+  if (!states) return states.error();
+  LoweredPlan lowered{TypedState{plan.mesh, plan.source}, {}};
+  const TypedState* before = &lowered.source;
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    lowered.steps.push_back(lower_step(*before, (*states)[k], plan.steps[k]));
+    before = &(*states)[k];
+  }
+  return lowered;
+}
+
+DeviceGroups group_table(const GroupSpec& spec, const Mesh& mesh) {
+  if (spec.table) return *spec.table;
+  return device_groups(mesh, spec.axes);
+}
+
+std::vector<int64_t> slice_offsets(const LoweredSlice& slice, const Mesh& mesh) {
+  if (slice.offsets) return *slice.offsets;
+  std::vector<int64_t> offsets(static_cast<std::size_t>(mesh.num_devices()), 0);
+  for (const auto& group : group_table(slice.group, mesh))
+    for (std::size_t i = 0; i < group.size(); ++i)
+      offsets[static_cast<std::size_t>(group[i])] = static_cast<int64_t>(i) * slice.chunk;
+  return offsets;
+}
+
+DevicePairs pair_table(const LoweredPermute& permute, const Mesh& source_mesh, const Mesh& target_mesh) {
+  if (permute.table) return *permute.table;
+  DevicePairs pairs;
+  for (int64_t target = 0; target < target_mesh.num_devices(); ++target) {
+    const Coords target_coords = target_mesh.coords_of_device(target);
+    Coords source = target_coords;
+    for (const auto& move : permute.moves) {
+      int64_t value = mixed_radix_index(target_mesh, target_coords, move.target_axes);
+      for (auto it = move.source_axes.rbegin(); it != move.source_axes.rend(); ++it) {
+        set_axis_coordinate(source_mesh, source, *it, value % it->size);
+        value /= it->size;
+      }
+    }
+    pairs.emplace_back(source_mesh.device_at_coords(source), target);
+  }
+  return pairs;
+}
+
+std::string_view lowered_name(const LoweredOp& op) {
+  static constexpr std::string_view names[] = {"all_slice",         "all_gather",     "all_to_all",
+                                               "collective_permute", "reduce_scatter", "all_reduce"};
+  return names[op.index()];
+}
+
+}  // namespace redist

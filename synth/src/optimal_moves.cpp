@@ -1,0 +1,152 @@
+// Edges of the optimal search other than the permute: all_slice of free factors,
+// all_gather and all_to_all of suffixes, reduce_scatter and all_reduce.
+
+#include <algorithm>
+
+#include "optimal_moves.hpp"
+
+namespace redist::optimal_detail {
+
+namespace {
+
+/// True when dim `d` of `s` has no padding.
+bool unpadded(const Frame& frame, const State& s, std::size_t d) {
+  return frame.globals[d] % tiles(s.dims[d]) == 0;
+}
+
+/// Modeled time of a collective of `kind` over `axes` whose larger buffer is `bytes`.
+double time_of(const Frame& frame, CollectiveKind kind, const Factors& axes, int64_t bytes) {
+  return collective_time_us(kind, tiles(axes), static_cast<double>(bytes),
+                            frame.model->link(slowest(frame, axes)));
+}
+
+/// Each way to split dim `dims` into (rest, suffix) with a non-empty suffix, factor by
+/// factor: the suffix is the minor part of one factor and every factor after it.
+template <class Visit>
+void for_each_suffix(const Factors& dim, Visit visit) {
+  for (std::size_t j = dim.size(); j-- > 0;) {
+    const Factor& f = dim[j];
+    for (int64_t b = std::min<int64_t>(2, f.size); b <= f.size; ++b) {
+      if (f.size % b != 0) continue;
+      Factors rest(dim.begin(), dim.begin() + static_cast<std::ptrdiff_t>(j));
+      if (b < f.size) rest.push_back({f.axis, f.pre, f.size / b});
+      Factors suffix{{f.axis, f.end() / b, b}};
+      suffix.insert(suffix.end(), dim.begin() + static_cast<std::ptrdiff_t>(j) + 1, dim.end());
+      visit(rest, suffix);
+    }
+  }
+}
+
+void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
+  Factors pieces;
+  for (const auto& region : free_regions(frame, s)) append_sub_factors(region, pieces);
+  for (int axis : frame.size_one_axes)
+    if (fits(s, Factor{axis, 1, 1})) pieces.push_back({axis, 1, 1});
+  for (std::size_t d = 0; d < s.dims.size(); ++d) {
+    if (!unpadded(frame, s, d)) continue;
+    const int64_t t = tiles(s.dims[d]);
+    for (const auto& piece : pieces) {
+      if (frame.globals[d] % (t * piece.size) != 0) continue;
+      Edge e{{Move::Kind::slice, static_cast<int>(d), 0, {piece}}, s, 0};
+      e.to.dims[d].push_back(piece);
+      merge(e.to.dims[d]);
+      out.push_back(std::move(e));
+    }
+  }
+}
+
+void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
+  for (std::size_t d = 0; d < s.dims.size(); ++d) {
+    if (s.dims[d].empty() || !unpadded(frame, s, d)) continue;
+    for_each_suffix(s.dims[d], [&](const Factors& rest, const Factors& suffix) {
+      Edge gather{{Move::Kind::gather, static_cast<int>(d), 0, suffix}, s, 0};
+      gather.to.dims[d] = rest;
+      const int64_t after = local_bytes(frame, gather.to);
+      if (after <= frame.budget_bytes) {
+        gather.time_us = time_of(frame, CollectiveKind::all_gather, suffix, after);
+        out.push_back(std::move(gather));
+      }
+      for (std::size_t d2 = 0; d2 < s.dims.size(); ++d2) {
+        if (d2 == d || !unpadded(frame, s, d2)) continue;
+        if (frame.globals[d2] % (tiles(s.dims[d2]) * tiles(suffix)) != 0) continue;
+        Edge a2a{{Move::Kind::all_to_all, static_cast<int>(d), static_cast<int>(d2), suffix}, s, 0};
+        a2a.to.dims[d] = rest;
+        a2a.to.dims[d2].insert(a2a.to.dims[d2].end(), suffix.begin(), suffix.end());
+        merge(a2a.to.dims[d2]);
+        const int64_t moved = local_bytes(frame, a2a.to);
+        if (moved > frame.budget_bytes) continue;
+        a2a.time_us = time_of(frame, CollectiveKind::all_to_all, suffix, std::max(bytes, moved));
+        out.push_back(std::move(a2a));
+      }
+    });
+  }
+}
+
+/// The ordered selections of reduction factors a step may name: every non-empty
+/// subset in every order for up to three factors; otherwise each one alone and all.
+std::vector<Factors> reduction_selections(const Factors& reduce, bool ordered) {
+  std::vector<Factors> out;
+  const std::size_t n = reduce.size();
+  if (n > 3) {
+    for (const auto& f : reduce) out.push_back({f});
+    out.push_back(reduce);
+    return out;
+  }
+  for (unsigned mask = 1; mask < (1u << n); ++mask) {
+    Factors pick;
+    for (std::size_t i = 0; i < n; ++i)
+      if (mask & (1u << i)) pick.push_back(reduce[i]);
+    if (!ordered) {
+      out.push_back(pick);
+      continue;
+    }
+    std::vector<std::size_t> order(pick.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    do {
+      Factors seq;
+      for (auto i : order) seq.push_back(pick[i]);
+      out.push_back(seq);
+    } while (std::next_permutation(order.begin(), order.end()));
+  }
+  return out;
+}
+
+/// `reduce` without the members of `removed`.
+Factors without(const Factors& reduce, const Factors& removed) {
+  Factors out;
+  for (const auto& f : reduce)
+    if (std::find(removed.begin(), removed.end(), f) == removed.end()) out.push_back(f);
+  return out;
+}
+
+void append_reductions(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
+  if (s.reduce.empty()) return;
+  for (const auto& pick : reduction_selections(s.reduce, false)) {
+    Edge e{{Move::Kind::all_reduce, 0, 0, pick}, s, 0};
+    e.to.reduce = without(s.reduce, pick);
+    e.time_us = time_of(frame, CollectiveKind::all_reduce, pick, bytes);
+    out.push_back(std::move(e));
+  }
+  for (const auto& seq : reduction_selections(s.reduce, true)) {
+    for (std::size_t d = 0; d < s.dims.size(); ++d) {
+      if (!unpadded(frame, s, d) || frame.globals[d] % (tiles(s.dims[d]) * tiles(seq)) != 0) continue;
+      Edge e{{Move::Kind::reduce_scatter, static_cast<int>(d), 0, seq}, s, 0};
+      e.to.reduce = without(s.reduce, seq);
+      e.to.dims[d].insert(e.to.dims[d].end(), seq.begin(), seq.end());
+      merge(e.to.dims[d]);
+      e.time_us = time_of(frame, CollectiveKind::reduce_scatter, seq, bytes);
+      out.push_back(std::move(e));
+    }
+  }
+}
+
+}  // namespace
+
+void append_collectives(const Frame& frame, const State& s, std::vector<Edge>& out) {
+  const int64_t bytes = local_bytes(frame, s);
+  append_slices(frame, s, out);
+  append_gathers_and_all_to_alls(frame, s, bytes, out);
+  append_reductions(frame, s, bytes, out);
+}
+
+}  // namespace redist::optimal_detail

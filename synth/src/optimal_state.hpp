@@ -1,0 +1,89 @@
+#pragma once
+// The optimal search's working representation: a type as per-dim lists of factors
+// (mesh axis index, major part, size) plus pending reduction factors, canonical
+// (consecutive factors of one axis merged) so equal tilings compare equal; and the
+// fixed facts of one search. Converted from and to DistType at the edges only.
+
+#include <boost/container/small_vector.hpp>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "redist/core/dist_type.hpp"
+#include "redist/core/mesh.hpp"
+#include "redist/synth/cost_model.hpp"
+
+namespace redist::optimal_detail {
+
+/// The factor [pre, pre*size) of mesh axis `axis` on its multiplicative scale.
+struct Factor {
+  int axis = 0;
+  int64_t pre = 1;
+  int64_t size = 1;
+  int64_t end() const { return pre * size; }
+  bool operator==(const Factor&) const = default;
+};
+
+using Factors = boost::container::small_vector<Factor, 4>;
+
+/// A search state: the tiling, pending reductions and whether the permute was used.
+struct State {
+  boost::container::small_vector<Factors, 4> dims;
+  Factors reduce;  // sorted by (axis, pre), merged
+  bool permuted = false;
+  bool operator==(const State&) const = default;
+};
+
+struct StateHash {
+  std::size_t operator()(const State& s) const;
+};
+
+/// The fixed facts of one search.
+struct Frame {
+  std::vector<std::string> names;  // mesh axes in declared order
+  std::vector<int64_t> axis_sizes;
+  std::vector<LinkClass> classes;  // per axis
+  std::vector<int64_t> globals;    // per dim
+  int64_t elem_bytes = 4;
+  int64_t budget_bytes = 0;
+  const CostModel* model = nullptr;
+  Mesh src_mesh;
+  Mesh dst_mesh;
+  bool mesh_change = false;  // the device order differs: the permute is required
+  DistType like;             // element type, global sizes and reduce op of the array
+  State target;
+  Factors pool;              // every factor of every axis, those the target leaves replicated first
+  std::vector<int> size_one_axes;  // axes of size 1 the target tiles by
+  double min_latency_us = 0;
+  double max_bandwidth_gbps = 0;
+  /// Memo of the permute search: per (dim, tile count), the target-derived dim lists.
+  mutable std::unordered_map<uint64_t, std::vector<Factors>> permute_options;
+};
+
+/// True when two factors may appear in one type (as core's compatible()).
+bool compatible(const Factor& a, const Factor& b);
+/// True when `f` is compatible with every factor `s` uses.
+bool fits(const State& s, const Factor& f);
+/// Merges neighbours that are consecutive factors of one axis.
+void merge(Factors& factors);
+/// Product of the sizes.
+int64_t tiles(const Factors& factors);
+/// Bytes one device holds under `s` (padding included).
+int64_t local_bytes(const Frame& frame, const State& s);
+/// The factors of each axis that `s` does not use, each a maximal gap, in axis order.
+Factors free_regions(const Frame& frame, const State& s);
+/// Appends every factor of size >= 2 inside `region` whose ends nest with its ends.
+void append_sub_factors(const Factor& region, Factors& out);
+/// The slowest link class over the axes of `factors`.
+LinkClass slowest(const Frame& frame, const Factors& factors);
+
+/// The state of a validated, canonical `type` on `mesh`.
+State state_of(const DistType& type, const Mesh& mesh, bool permuted);
+/// The references of `factors`, whole axes written as such.
+std::vector<AxisRef> refs_of(const Frame& frame, const Factors& factors);
+/// The type of `s`.
+DistType type_of(const Frame& frame, const State& s);
+
+}  // namespace redist::optimal_detail

@@ -1,0 +1,84 @@
+#pragma once
+// The candidate builders of synthesis. Each returns moves within max(source, target)
+// local bytes, in the paper's normal form (all_slice, then all_to_all and at most one
+// collective_permute, then all_gather; the direct plan may slice after an all_to_all,
+// the bounded plan gather before one: docs/synthesis.md) or nullopt when its
+// construction does not apply; synthesize() keeps the cheapest.
+
+#include <optional>
+
+#include "synth_atoms.hpp"
+#include "synth_moves.hpp"
+
+namespace redist::synth_detail {
+
+/// Where an atom that the target tiles but the source replicates is sliced in.
+enum class SlicePlacement {
+  /// On top of its target predecessor, or into its target dim when that dim holds
+  /// exactly the target's atoms before it; nothing else.
+  exact,
+  /// Its target dim first, then on top of its predecessor, then any dim with room.
+  target_first,
+  /// On top of its predecessor first, then its target dim, then any dim with room.
+  predecessor_first,
+};
+
+/// The result of slicing in the atoms a target tiles and a source replicates.
+struct SliceIn {
+  Layout at;         // the source with the placed atoms appended
+  Moves moves;       // one all_slice per dim
+  Factors unplaced;  // atoms that fit nowhere under the placement, in target order
+};
+
+/// Slices the atoms `dst` tiles and `src` does not (both atomized alike) by `placement`.
+SliceIn slice_in(const Frame& frame, const Layout& src, const Layout& dst, SlicePlacement placement);
+
+/// The two ends of a valley over prime atoms (both from atomize(..., true)).
+struct Ends {
+  Layout lo;     // the source with atoms sliced in (and, when the target's tile total
+                 // does not divide its own, free atoms for the permute to swap)
+  Moves slices;  // the all_slices that make `lo`
+  Layout hi;     // the target with replicated atoms on top, `lo`'s tile total
+};
+
+/// `lo` by `placement` and `hi` with the atoms of `lo` the target does not use on top
+/// (minor first, in their own dim where it has room, ordered to keep their strides),
+/// then other free atoms; nullopt when some atom fits nowhere.
+std::optional<Ends> valley_ends(const Frame& frame, const Atomized& atoms, SlicePlacement placement);
+
+/// Direct plan (no permute unless the device order changes): slices placed exactly,
+/// then greedy all_to_alls that each put a block of atoms at its final place, each
+/// atom that could not be placed exactly sliced in as soon as its dim is ready for it
+/// (memory still only shrinks), then gathers of the atoms the target does not use.
+std::optional<Moves> direct_plan(const Problem& problem, const Layout& src, const Layout& dst);
+
+/// Count-matched plan: slice each dim to the lcm of its source and target tile
+/// counts, one collective_permute to the target plus replicated factors, gathers.
+/// Over `primes` (the problem's prime atoms) when given, else at the factor level.
+std::optional<Moves> matched_plan(const Problem& problem, const Atomized* primes);
+
+/// Balanced plan over prime atoms: from the valley's `ends`, greedy
+/// all_to_alls of minor atoms from dims with too many tiles to dims with too few, taken
+/// from the source end and, where that is stuck, from the target end, until the per-dim
+/// tile counts meet; one permute between them when the layouts still differ.
+std::optional<Moves> balanced_plan(const Problem& problem, const Atomized& primes, const Ends& ends);
+
+/// Searched plan over prime atoms: from the valley's `ends` (atoms that fit nowhere are
+/// left to the permute, which swaps them in for atoms of equal size), all_to_alls, at
+/// most one permute and all_to_alls found by a meet-in-the-middle search (at most
+/// `depth` all_to_alls on each side of the permute), then gathers.
+std::optional<Moves> searched_plan(const Problem& problem, const Atomized& primes, const Ends& ends, int depth);
+
+/// Bounded plan, for pairs without a valley-shaped plan (when the mesh is fully used
+/// and no dim has room to reorder before gathering): a breadth-first search from both
+/// ends over prime atoms with all_to_alls, all_slices of target atoms and all_gathers
+/// of atoms the target does not use, never above `bound` elements per device, meeting
+/// in at most one permute (at most `depth` moves on each side).
+std::optional<Moves> bounded_plan(const Problem& problem, const Atomized& primes, double bound, int depth);
+
+/// Replicate then slice (the paper's "easy" plan): one all_gather per tiled dim, a
+/// permute to the target mesh when the device order changes (free: every device holds
+/// everything), then one all_slice per dim of the target.
+Moves gather_then_slice_moves(const Problem& problem);
+
+}  // namespace redist::synth_detail

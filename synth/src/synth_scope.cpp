@@ -1,0 +1,45 @@
+#include "synth_scope.hpp"
+
+namespace redist::synth_detail {
+
+namespace {
+
+Error prefixed(Error e, const std::string& prefix) {
+  e.message = prefix + e.message;
+  return e;
+}
+
+}  // namespace
+
+Result<Problem> make_problem(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                             const DistType& dst) {
+  if (auto s = validate(src, src_mesh); !s) return prefixed(s.error(), "source: ");
+  if (auto s = validate(dst, dst_mesh); !s) return prefixed(s.error(), "target: ");
+  if (!src_mesh.same_axes(dst_mesh))
+    return unsupported_error("the source mesh " + to_string(src_mesh) + " and the target mesh " +
+                             to_string(dst_mesh) + " have different axes");
+  if (src.elem != dst.elem)
+    return invalid_error("the element types differ: " + std::string(elem_name(src.elem)) + " and " +
+                         std::string(elem_name(dst.elem)));
+  bool same_shape = src.rank() == dst.rank();
+  for (std::size_t d = 0; same_shape && d < src.rank(); ++d) same_shape = src.dims[d].global == dst.dims[d].global;
+  if (!same_shape)
+    return invalid_error("the source " + to_string(src) + " and the target " + to_string(dst) +
+                         " have different global shapes");
+  if (!src.reduce_axes.empty() || !dst.reduce_axes.empty())
+    return unsupported_error("pending reductions (" + to_string(src.reduce_axes.empty() ? dst : src) +
+                             ") are not synthesized yet");
+  if (has_padding(src) || has_padding(dst))
+    return unsupported_error("non-divisible dims (" + to_string(has_padding(src) ? src : dst) +
+                             ") are not synthesized yet");
+  Problem p;
+  for (const auto& axis : src_mesh.axes()) p.frame.axis_sizes.push_back(axis.size);
+  for (const auto& d : src.dims) p.frame.globals.push_back(d.global);
+  p.frame.elem_bytes = elem_bytes(src.elem);
+  p.src = merged(layout_of(src, src_mesh));
+  p.dst = merged(layout_of(dst, dst_mesh));
+  p.mesh_change = !(src_mesh == dst_mesh);
+  return p;
+}
+
+}  // namespace redist::synth_detail

@@ -1,0 +1,31 @@
+#pragma once
+// The anchor corpus (anchors.txt: `name | mesh | source | target [| target mesh]  # tags`)
+// and the plans the MPI tests run for its cases.
+
+#include <string>
+#include <vector>
+
+#include "redist/core/dist_type.hpp"
+#include "redist/core/mesh.hpp"
+#include "redist/core/result.hpp"
+#include "redist/synth/plan.hpp"
+
+namespace redist::mpi::testing {
+
+struct Anchor {
+  std::string name;
+  Mesh mesh;
+  DistType source;
+  Mesh target_mesh;
+  DistType target;
+};
+
+/// The anchors of the file at `path`; an error names the line that does not parse.
+Result<std::vector<Anchor>> read_anchors(const std::string& path);
+
+/// The plan the tests run for `anchor`: synthesize()'s, or for the cases outside the
+/// synthesizer's scope that a short hand-written plan covers (pending reductions), that
+/// plan. An error says why there is none.
+Result<Plan> anchor_plan(const Anchor& anchor);
+
+}  // namespace redist::mpi::testing

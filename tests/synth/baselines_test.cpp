@@ -1,0 +1,87 @@
+// The baselines: correct plans (never the default), gather_then_slice peaking at the
+// whole array, and xla_style following XLA's order on the anchors.
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "redist/synth/baselines.hpp"
+#include "redist/synth/plan_text.hpp"
+#include "synth/synthesis_cases.hpp"
+#include "synth/synthesis_checks.hpp"
+
+namespace redist::testing {
+namespace {
+
+BigInt whole_array(const DistType& t) { return global_elements(t) * elem_bytes(t.elem); }
+
+RC_GTEST_PROP(Baselines, BothAreCorrectOnRandomPairs, ()) {
+  MeshOptions small;
+  small.max_devices = 16;
+  const ReshardCase c = *gen_reshard_case(small, 3);
+  RC_LOG() << c << "\n";
+  for (Baseline b : {Baseline::gather_then_slice, Baseline::xla_style}) {
+    auto plan = baseline_plan(b, c.mesh, c.src, c.target_mesh, c.dst);
+    if (!plan) RC_FAIL(plan.error().to_string());
+    const std::string problem = plan_problem(*plan, c.mesh, c.src, c.target_mesh, c.dst, whole_array(c.src));
+    if (!problem.empty()) RC_FAIL(std::string(baseline_name(b)) + ": " + problem);
+  }
+}
+
+Plan baseline(Baseline b, const char* mesh_text, const char* src, const char* dst) {
+  const Mesh mesh = parse_mesh(mesh_text).value();
+  return baseline_plan(b, mesh, parse_type(src, mesh).value(), mesh, parse_type(dst, mesh).value()).value();
+}
+
+TEST(Baselines, NamesRoundTrip) {
+  for (Baseline b : {Baseline::gather_then_slice, Baseline::xla_style}) EXPECT_EQ(parse_baseline(baseline_name(b)), b);
+  EXPECT_FALSE(parse_baseline("shardy").has_value());
+}
+
+TEST(Baselines, GatherThenSlicePeaksAtTheWholeArray) {
+  const Plan plan = baseline(Baseline::gather_then_slice, "{x:4, y:2}", "f32[{y}16, 16, {x}16]", "f32[16, {x,y}16, 16]");
+  EXPECT_EQ(plan_figures(plan).value().peak_local_bytes, 16 * 16 * 16 * 4);
+  EXPECT_EQ(to_string(plan.steps.back()), "all_slice(dim=1, axes={x,y})");
+}
+
+TEST(Baselines, XlaStyleReplicatesJax21562) {
+  // XLA's "involuntary full rematerialization" of jax#21562.
+  const Plan plan = baseline(Baseline::xla_style, "{x:4, y:2}", "f32[{y}16, 16, {x}16]", "f32[16, {x,y}16, 16]");
+  EXPECT_EQ(count_steps<AllGather>(plan), 2);
+  EXPECT_EQ(plan_figures(plan).value().peak_local_bytes, 16 * 16 * 16 * 4);
+}
+
+TEST(Baselines, XlaStyleUsesOnePermuteWhenOnlyTheAssignmentDiffers) {
+  const Plan plan = baseline(Baseline::xla_style, "{x:4, y:4, z:16}", "f32[{x,y}512, 128]", "f32[{y,x}512, 128]");
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_EQ(count_steps<CollectivePermute>(plan), 1);
+}
+
+TEST(Baselines, XlaStyleUsesAllToAllsWhenTileCountsArePermuted) {
+  EXPECT_EQ(count_steps<AllToAll>(baseline(Baseline::xla_style, "{x:8}", "f32[{x}16, 8]", "f32[16, {x}8]")), 1);
+  const Plan swap = baseline(Baseline::xla_style, "{x:4, y:2}", "f32[{x}16, {y}8]", "f32[{y}16, {x}8]");
+  EXPECT_EQ(count_steps<AllGather>(swap), 0);
+  EXPECT_EQ(count_steps<CollectivePermute>(swap), 1);
+}
+
+TEST(Baselines, XlaStylePermutesThenGathersWhenTheTargetCoarsens) {
+  // DTensor's s0s0 -> r s0: XLA emits a collective-permute and an all-gather.
+  const Plan plan = baseline(Baseline::xla_style, "{a:2, b:2}", "f32[{a,b}16, 4]", "f32[{b}16, 4]");
+  EXPECT_EQ(count_steps<CollectivePermute>(plan), 1);
+  EXPECT_EQ(count_steps<AllGather>(plan), 1);
+}
+
+TEST(Baselines, XlaStyleReplicatesWhenSizesOnlyShareAGcd) {
+  const Plan plan = baseline(Baseline::xla_style, "{x:2, y:3}", "f32[{x}12, 12]", "f32[{y}12, 12]");
+  EXPECT_EQ(plan_figures(plan).value().peak_local_bytes, 12 * 12 * 4);
+}
+
+TEST(Baselines, ScopeErrorsAreThoseOfSynthesis) {
+  const Mesh mesh = parse_mesh("{x:2, y:2}").value();
+  auto r = baseline_plan(Baseline::xla_style, mesh, parse_type("f32[{x,y}5, 3]", mesh).value(), mesh,
+                         parse_type("f32[5, 3]", mesh).value());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, Error::Kind::unsupported);
+}
+
+}  // namespace
+}  // namespace redist::testing

@@ -1,0 +1,186 @@
+// optimal_plan() against an exhaustive search on small cases. The oracle shares no code
+// with the search but the public typing rules and cost model: it enumerates every
+// valid type of the array (the universe), tries every step on every type with
+// apply_step (slices of any axis or sub-axis, gathers and all_to_alls of any one to three
+// references, one permute to ANY type with the same tile counts), and relaxes costs to
+// a fixed point. The search must find the same least cost.
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <map>
+#include <numeric>
+
+#include "redist/synth/cost_model.hpp"
+#include "redist/synth/optimal.hpp"
+#include "synth/synthesis_cases.hpp"
+
+namespace redist::testing {
+namespace {
+
+/// Every axis reference valid on `mesh`: whole axes and proper sub-axes.
+std::vector<AxisRef> all_refs(const Mesh& mesh) {
+  std::vector<AxisRef> refs;
+  for (const auto& a : mesh.axes())
+    for (int64_t pre = 1; pre <= a.size; ++pre)
+      for (int64_t size = 1; pre * size <= a.size; ++size) {
+        AxisRef r = make_axis_ref(a.name, pre, size, a.size);
+        if ((size >= 2 || !r.sub) && validate_axis_ref(r, mesh).ok()) refs.push_back(r);
+      }
+  return refs;
+}
+
+/// Every ordered list of one to three references.
+std::vector<std::vector<AxisRef>> lists(const std::vector<AxisRef>& refs) {
+  std::vector<std::vector<AxisRef>> out;
+  for (const auto& a : refs) {
+    out.push_back({a});
+    for (const auto& b : refs) {
+      out.push_back({a, b});
+      for (const auto& c : refs) out.push_back({a, b, c});
+    }
+  }
+  return out;
+}
+
+struct Oracle {
+  Mesh mesh;
+  CostModel model;
+  BigInt budget;
+  std::vector<AxisRef> refs;
+  std::vector<std::vector<AxisRef>> suffixes;
+  std::map<std::string, DistType> universe;  // canonical text -> type
+
+  /// Every type reachable from `replicated` by slices, whatever its size.
+  void build_universe(const DistType& replicated) {
+    std::vector<DistType> todo{replicated};
+    universe.emplace(to_string(replicated), replicated);
+    while (!todo.empty()) {
+      const DistType t = todo.back();
+      todo.pop_back();
+      for (std::size_t d = 0; d < t.rank(); ++d)
+        for (const auto& r : refs)
+          if (auto next = apply_step({mesh, t}, Step(AllSlice{static_cast<int>(d), {r}})))
+            if (universe.emplace(to_string(next->type), next->type).second) todo.push_back(next->type);
+    }
+  }
+
+  /// Every state one step (other than a permute) from `t`, with its cost.
+  std::vector<std::pair<DistType, double>> collectives(const DistType& t) const {
+    std::vector<Step> steps;
+    for (std::size_t d = 0; d < t.rank(); ++d) {
+      const int di = static_cast<int>(d);
+      for (const auto& r : refs) steps.emplace_back(AllSlice{di, {r}});
+      for (const auto& s : suffixes) {
+        steps.emplace_back(AllGather{di, s});
+        for (std::size_t d2 = 0; d2 < t.rank(); ++d2)
+          if (d2 != d) steps.emplace_back(AllToAll{di, static_cast<int>(d2), s});
+      }
+    }
+    std::vector<std::pair<DistType, double>> out;
+    const TypedState before{mesh, t};
+    for (const auto& step : steps) {
+      auto next = apply_step(before, step);
+      if (!next || local_bytes(next->type) > budget) continue;
+      out.emplace_back(next->type, step_cost(model, before, *next, step).time_us);
+    }
+    return out;
+  }
+
+  /// Every type one permute from `t` within the budget, with its cost.
+  std::vector<std::pair<DistType, double>> permutes(const DistType& t) const {
+    std::vector<std::pair<DistType, double>> out;
+    const TypedState before{mesh, t};
+    for (const auto& [text, x] : universe) {
+      if (x == t || local_bytes(x) > budget) continue;
+      const Step permute(CollectivePermute{x, std::nullopt});
+      if (auto after = apply_step(before, permute))
+        out.emplace_back(after->type, step_cost(model, before, *after, permute).time_us);
+    }
+    return out;
+  }
+
+  /// The least cost from `src` to `dst` with at most one permute, by relaxing every
+  /// edge until nothing changes.
+  double least_cost(const DistType& src, const DistType& dst) const {
+    using Key = std::pair<std::string, bool>;  // (canonical text, permuted)
+    std::map<Key, std::vector<std::pair<Key, double>>> edges;
+    for (const auto& [text, t] : universe) {
+      if (local_bytes(t) > budget) continue;
+      const auto steps = collectives(t);
+      for (bool permuted : {false, true})
+        for (const auto& [next, c] : steps) edges[{text, permuted}].push_back({{to_string(next), permuted}, c});
+      for (const auto& [next, c] : permutes(t)) edges[{text, false}].push_back({{to_string(next), true}, c});
+    }
+    std::map<Key, double> cost{{{to_string(src), false}, 0}};
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [key, c] : std::map(cost))
+        for (const auto& [next, step] : edges[key]) {
+          auto [it, fresh] = cost.emplace(next, c + step);
+          if (fresh || c + step < it->second - 1e-12) {
+            it->second = c + step;
+            changed = true;
+          }
+        }
+    }
+    double best = -1;
+    for (bool permuted : {false, true})
+      if (auto it = cost.find({to_string(dst), permuted}); it != cost.end())
+        if (best < 0 || it->second < best) best = it->second;
+    return best;
+  }
+};
+
+/// A small case with no trivial axes: 2 or 3 axes of sizes 2 to 4 (at most 16
+/// devices), rank 2 (or 3 on two axes), tilings with sub-axes, tiny or large arrays.
+rc::Gen<ReshardCase> gen_small_case() {
+  return rc::gen::exec([] {
+    static const char* names[] = {"x", "y", "z"};
+    const int axes = *rc::gen::inRange(2, 4);
+    std::vector<MeshAxis> mesh_axes;
+    int64_t devices = 1;
+    for (int i = 0; i < axes; ++i) {
+      const int64_t room = (16 / devices) >> (axes - i - 1);  // leaves 2 for each later axis
+      const int64_t size = *rc::gen::inRange<int64_t>(2, std::min<int64_t>(4, room) + 1);
+      devices *= size;
+      mesh_axes.push_back({names[i], size});
+    }
+    ReshardCase c;
+    c.mesh = c.target_mesh = Mesh::create(mesh_axes).value();
+    const int rank = axes == 2 ? *rc::gen::inRange(2, 4) : 2;
+    c.src.dims = *gen_tiling(c.mesh, rank);
+    c.dst.dims = *gen_tiling(c.mesh, rank);
+    for (std::size_t d = 0; d < c.src.dims.size(); ++d)
+      c.src.dims[d].global = c.dst.dims[d].global =
+          std::lcm(tile_count(c.src.dims[d]), tile_count(c.dst.dims[d])) * *rc::gen::inRange<int64_t>(1, 3);
+    // Large arrays make bandwidth, not latency, decide.
+    c.src.dims[0].global = c.dst.dims[0].global *= *rc::gen::element<int64_t>(1, 1 << 16);
+    return c;
+  });
+}
+
+RC_GTEST_PROP(OptimalExhaustive, SameLeastCostAsTheExhaustiveSearch, ()) {
+  const ReshardCase c = *gen_small_case();
+  RC_LOG() << c << "\n";
+  Oracle oracle{c.mesh, {}, std::max(local_bytes(c.src), local_bytes(c.dst)), all_refs(c.mesh), {}, {}};
+  for (const auto& axis : c.mesh.axes())
+    if (*rc::gen::inRange(0, 2)) oracle.model.axis_class[axis.name] = LinkClass::inter;
+  oracle.suffixes = lists(oracle.refs);
+  DistType replicated = c.src;
+  for (auto& d : replicated.dims) d.axes.clear();
+  oracle.build_universe(replicated);
+  const double expected = oracle.least_cost(canonical(c.src, c.mesh), canonical(c.dst, c.mesh));
+  auto best = optimal_plan(oracle.model, c.mesh, c.src, c.mesh, c.dst);
+  if (expected < 0) {
+    RC_ASSERT(!best.ok());
+    return;
+  }
+  if (!best) RC_FAIL("no optimal plan: " + best.error().to_string());
+  RC_CLASSIFY(best->plan.steps.size() >= 2, "two steps or more");
+  RC_CLASSIFY(oracle.universe.size() >= 50, "50 types or more");
+  RC_ASSERT(std::abs(best->time_us - expected) <= 1e-9 * std::max(1.0, expected));
+}
+
+}  // namespace
+}  // namespace redist::testing

@@ -1,0 +1,153 @@
+// optimal_plan(): its plans type-check, fit the budget, are correct on every element,
+// and cost no more than the greedy synthesizer's, on the anchors and random cases.
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "redist/synth/cost_model.hpp"
+#include "redist/synth/optimal.hpp"
+#include "redist/synth/synthesize.hpp"
+#include "synth/anchor_cases.hpp"
+#include "synth/cost_optimal_checks.hpp"
+#include "synth/synthesis_cases.hpp"
+#include "synth/test_util.hpp"
+
+namespace redist::testing {
+namespace {
+
+/// True when `a` is not above `b` beyond rounding.
+bool at_most(double a, double b) { return a <= b + 1e-9 * std::max(1.0, b); }
+
+/// Checks the optimal plan of `c` under `model` (if the search finishes) and compares
+/// it with the greedy plan; returns false when the search gave up.
+bool check_against_greedy(const CostModel& model, const ReshardCase& c) {
+  auto best = optimal_plan(model, c.mesh, c.src, c.target_mesh, c.dst);
+  if (!best && best.error().message.find("stopped after") != std::string::npos) return false;
+  auto greedy = synthesize(c.mesh, c.src, c.target_mesh, c.dst);
+  if (!best) {
+    RC_ASSERT(!greedy.ok());
+    return true;
+  }
+  const BigInt bound = std::max(local_bytes(c.src), local_bytes(c.dst));
+  const std::string problem = optimal_problem(best->plan, c.mesh, c.src, c.target_mesh, c.dst, bound);
+  if (!problem.empty()) RC_FAIL(problem);
+  if (greedy) {
+    const double greedy_us = plan_cost(model, *greedy)->time_us;
+    if (!at_most(best->time_us, greedy_us))
+      RC_FAIL("optimal " + std::to_string(best->time_us) + " us above greedy " + std::to_string(greedy_us) +
+              " us\noptimal:\n" + to_string(best->plan) + "\ngreedy:\n" + to_string(*greedy));
+  }
+  return true;
+}
+
+/// A model marking each axis of `mesh` inter-node with probability one half.
+CostModel random_model(const Mesh& mesh) {
+  CostModel model;
+  for (const auto& axis : mesh.axes())
+    if (*rc::gen::inRange(0, 2)) model.axis_class[axis.name] = LinkClass::inter;
+  return model;
+}
+
+RC_GTEST_PROP(OptimalSearch, CorrectWithinBoundAndNoDearerThanGreedy, ()) {
+  MeshOptions small;
+  small.max_axes = 3;
+  small.max_devices = 32;
+  const ReshardCase c = *gen_reshard_case(small, 3);
+  RC_LOG() << c << "\n";
+  RC_CLASSIFY(!check_against_greedy(CostModel{}, c), "search gave up");
+}
+
+RC_GTEST_PROP(OptimalSearch, NoDearerThanGreedyUnderMixedLinks, ()) {
+  MeshOptions small;
+  small.max_axes = 3;
+  small.max_devices = 32;
+  const ReshardCase c = *gen_reshard_case(small, 3);
+  const CostModel model = random_model(c.mesh);
+  RC_LOG() << c << "\n";
+  RC_CLASSIFY(!check_against_greedy(model, c), "search gave up");
+}
+
+TEST(OptimalSearch, AnchorsInScopeGetCheckedPlans) {
+  int solved = 0;
+  for (const auto& a : anchors()) {
+    const Mesh mesh = mesh_of(a.mesh);
+    const Mesh target_mesh = a.target_mesh.empty() ? mesh : mesh_of(a.target_mesh);
+    const DistType src = type_of(a.src, mesh), dst = type_of(a.dst, target_mesh);
+    if (mesh.num_devices() > 4096) continue;  // pod scale: greedy's domain
+    auto best = optimal_plan(CostModel{}, mesh, src, target_mesh, dst);
+    if (has_padding(src) || has_padding(dst)) {
+      EXPECT_FALSE(best.ok()) << a.name;
+      continue;
+    }
+    ASSERT_TRUE(best.ok()) << a.name << ": " << best.error().to_string();
+    const BigInt bound = std::max(local_bytes(src), local_bytes(dst));
+    EXPECT_EQ(optimal_problem(best->plan, mesh, src, target_mesh, dst, bound), "") << a.name;
+    if (auto greedy = synthesize(mesh, src, target_mesh, dst))
+      EXPECT_TRUE(at_most(best->time_us, plan_cost(CostModel{}, *greedy)->time_us)) << a.name;
+    ++solved;
+  }
+  EXPECT_GE(solved, 12);
+}
+
+TEST(OptimalSearch, TakesTheReduceScatterForALargePendingSum) {
+  // 16 MiB: bandwidth dominates, so reduce-scatter first (1.25x the buffer on the wire
+  // in two collectives) beats one all-reduce (1.75x). Small arrays take the all-reduce.
+  const Mesh mesh = mesh_of("{a:2, b:2, c:2}");
+  const DistType src = type_of("f32[4096, 1024] sum{a,b,c}", mesh), dst = type_of("f32[{b}4096, 1024]", mesh);
+  auto best = optimal_plan(CostModel{}, mesh, src, mesh, dst);
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  EXPECT_EQ(optimal_problem(best->plan, mesh, src, mesh, dst, local_bytes(src)), "");
+  EXPECT_TRUE(std::holds_alternative<ReduceScatter>(best->plan.steps.front().op)) << to_string(best->plan);
+}
+
+TEST(OptimalSearch, PrefersTheFastAxisForAPermute) {
+  // {x}16 -> {y}16 with z free: the permute moves devices along x and y either way,
+  // but the search may not route through the slow z.
+  const Mesh mesh = mesh_of("{x:2, y:2, z:2}");
+  const DistType src = type_of("f32[{x}1024, 1024]", mesh), dst = type_of("f32[{y}1024, 1024]", mesh);
+  CostModel slow_z;
+  slow_z.axis_class["z"] = LinkClass::inter;
+  auto best = optimal_plan(slow_z, mesh, src, mesh, dst);
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  auto cost = plan_cost(slow_z, best->plan);
+  for (const auto& s : cost->steps) EXPECT_EQ(s.link, LinkClass::intra) << to_string(best->plan);
+  CostModel slow_x;
+  slow_x.axis_class["x"] = LinkClass::inter;
+  auto slower = optimal_plan(slow_x, mesh, src, mesh, dst);
+  ASSERT_TRUE(slower.ok());
+  EXPECT_GT(slower->time_us, best->time_us);
+}
+
+TEST(OptimalSearch, ALargerBudgetNeverCostsMore) {
+  const Mesh mesh = mesh_of("{x:4, y:2}");
+  const DistType src = type_of("f32[{y}16, 16, {x}16]", mesh), dst = type_of("f32[16, {x,y}16, 16]", mesh);
+  auto tight = optimal_plan(CostModel{}, mesh, src, mesh, dst);
+  OptimalOptions loose;
+  loose.budget_bytes = 16 * 16 * 16 * 4;
+  auto wide = optimal_plan(CostModel{}, mesh, src, mesh, dst, loose);
+  ASSERT_TRUE(tight.ok() && wide.ok());
+  EXPECT_TRUE(at_most(wide->time_us, tight->time_us));
+  EXPECT_EQ(optimal_problem(wide->plan, mesh, src, mesh, dst, *loose.budget_bytes), "");
+}
+
+TEST(OptimalSearch, ErrorsAreValues) {
+  const Mesh mesh = mesh_of("{x:4, y:2}");
+  const DistType src = type_of("f32[{x}16, {y}8]", mesh), dst = type_of("f32[{y}16, {x}8]", mesh);
+  OptimalOptions tiny;
+  tiny.budget_bytes = 8;
+  EXPECT_EQ(optimal_plan(CostModel{}, mesh, src, mesh, dst, tiny).error().kind, Error::Kind::no_plan);
+  EXPECT_EQ(optimal_plan(CostModel{}, mesh, src, mesh, type_of("f32[{y}16, {x}16]", mesh)).error().kind,
+            Error::Kind::invalid);
+  const Mesh other = mesh_of("{x:4, z:2}");
+  EXPECT_EQ(optimal_plan(CostModel{}, mesh, src, other, type_of("f32[{z}16, {x}8]", other)).error().kind,
+            Error::Kind::unsupported);
+  CostModel unknown;
+  unknown.axis_class["w"] = LinkClass::inter;
+  EXPECT_EQ(optimal_plan(unknown, mesh, src, mesh, dst).error().kind, Error::Kind::invalid);
+  OptimalOptions capped;
+  capped.max_expanded = 1;
+  EXPECT_EQ(optimal_plan(CostModel{}, mesh, src, mesh, dst, capped).error().kind, Error::Kind::runtime);
+}
+
+}  // namespace
+}  // namespace redist::testing

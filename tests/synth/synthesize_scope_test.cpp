@@ -1,0 +1,104 @@
+// What synthesize() refuses and why, the budget, and the pairs that need the less
+// common constructions (slices after an all_to_all, gathers before one).
+
+#include <gtest/gtest.h>
+
+#include "redist/synth/synthesize.hpp"
+#include "synth/synthesis_checks.hpp"
+
+namespace redist::testing {
+namespace {
+
+Result<Plan> plan_of(const char* mesh_text, const char* src, const char* dst, SynthOptions options = {},
+                     const char* target_mesh = nullptr) {
+  const Mesh mesh = parse_mesh(mesh_text).value();
+  const Mesh tmesh = target_mesh ? parse_mesh(target_mesh).value() : mesh;
+  return synthesize(mesh, parse_type(src, mesh).value(), tmesh, parse_type(dst, tmesh).value(), options);
+}
+
+void expect_error(const Result<Plan>& r, Error::Kind kind, const std::string& part) {
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, kind);
+  EXPECT_NE(r.error().message.find(part), std::string::npos) << r.error().message;
+}
+
+TEST(SynthesizeScope, NonDivisibleDimsAreUnsupported) {
+  expect_error(plan_of("{x:2, y:2}", "f32[{x,y}5, 3]", "f32[5, 3]"), Error::Kind::unsupported,
+               "unsupported: non-divisible");
+}
+
+TEST(SynthesizeScope, PendingReductionsAreUnsupported) {
+  expect_error(plan_of("{a:2, b:2, c:2}", "f32[16, 16] sum{a,b,c}", "f32[{b}16, 16]"), Error::Kind::unsupported,
+               "unsupported: pending reductions");
+}
+
+TEST(SynthesizeScope, MeshesWithOtherAxesAreUnsupported) {
+  const Mesh a = parse_mesh("{x:6}").value(), b = parse_mesh("{x:2, y:3}").value();
+  expect_error(synthesize(a, parse_type("f32[{x}24, 8]", a).value(), b, parse_type("f32[{x}24, 8]", b).value()),
+               Error::Kind::unsupported, "different axes");
+}
+
+TEST(SynthesizeScope, DifferentArraysAreInvalid) {
+  expect_error(plan_of("{x:4}", "f32[{x}16, 8]", "f32[{x}16, 4]"), Error::Kind::invalid, "global shapes");
+  expect_error(plan_of("{x:4}", "f32[{x}16, 8]", "bf16[{x}16, 8]"), Error::Kind::invalid, "element types");
+}
+
+TEST(SynthesizeScope, InvalidTypesAreInvalid) {
+  const Mesh mesh = parse_mesh("{x:4}").value();
+  DistType bad = parse_type("f32[{x}16, 8]", mesh).value();
+  bad.dims[1].axes.push_back(AxisRef{"x", 1, 4, false});  // x used twice
+  expect_error(synthesize(mesh, bad, mesh, bad), Error::Kind::invalid, "source");
+}
+
+TEST(SynthesizeScope, BudgetBelowSourceOrTargetHasNoPlan) {
+  // Source 64 bytes per device, target 256.
+  expect_error(plan_of("{x:4}", "f32[{x}16, 4]", "f32[16, 4]", SynthOptions{255}), Error::Kind::no_plan, "budget");
+  EXPECT_TRUE(plan_of("{x:4}", "f32[{x}16, 4]", "f32[16, 4]", SynthOptions{256}).ok());
+}
+
+TEST(SynthesizeScope, AWholeArrayBudgetStillPrefersTheCheaperValley) {
+  auto plan = plan_of("{x:4, y:2}", "f32[{y}16, 16, {x}16]", "f32[16, {x,y}16, 16]", SynthOptions{uint64_t{1} << 40});
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(count_steps<AllGather>(*plan), 0);
+}
+
+TEST(SynthesizeScope, PlansAreDeterministic) {
+  auto a = plan_of("{x:2, y:2, z:2}", "f32[{y}16, {x,z}8, 8]", "f32[16, 8, {x,y,z}8]");
+  auto b = plan_of("{x:2, y:2, z:2}", "f32[{y}16, {x,z}8, 8]", "f32[16, 8, {x,y,z}8]");
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(*a, *b);
+}
+
+/// Checks the plan of a pair found by the property tests.
+void check_pair(const char* mesh_text, const char* src_text, const char* dst_text, const char* target_mesh = nullptr) {
+  const Mesh mesh = parse_mesh(mesh_text).value();
+  const Mesh tmesh = target_mesh ? parse_mesh(target_mesh).value() : mesh;
+  const DistType src = parse_type(src_text, mesh).value(), dst = parse_type(dst_text, tmesh).value();
+  auto plan = synthesize(mesh, src, tmesh, dst);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  EXPECT_EQ(plan_problem(*plan, mesh, src, tmesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");
+}
+
+TEST(SynthesizeScope, AnAtomThatMustArriveBelowASlicedOneIsSlicedAfterTheAllToAll) {
+  // y:(1)2 must reach dim 2 before y:(2)3 is sliced on top of it.
+  check_pair("{x:7, y:6, z:5}", "f32[1, {y:(1)2}14, 6]", "f32[1, {x}14, {y}6]");
+}
+
+TEST(SynthesizeScope, AnAtomThatFitsNowhereIsSwappedInByThePermute) {
+  check_pair("{x:2, y:2, z:3, w:2}", "f32[{z,x}6, 3, 1]", "f32[{y}6, {z}3, 1]", "{x:2, y:2, z:3, w:2} devices=[0,23,22,21,20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1]");
+}
+
+TEST(SynthesizeScope, AFullyUsedMeshWithoutRoomGathersBeforeItMoves) {
+  // No valley exists: every axis is used and no dim has room to reorder first.
+  const Mesh mesh = parse_mesh("{x:1, y:2, z:3, w:3}").value();
+  const Mesh tmesh = parse_mesh("{x:1, y:2, z:3, w:3} devices=[0,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1]").value();
+  check_pair("{x:1, y:2, z:3, w:3}", "f32[{w}6, {y,z}6]", "f32[{y}6, 6]",
+             "{x:1, y:2, z:3, w:3} devices=[0,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1]");
+  auto plan = synthesize(mesh, parse_type("f32[{w}6, {y,z}6]", mesh).value(), tmesh,
+                         parse_type("f32[{y}6, 6]", tmesh).value());
+  ASSERT_TRUE(plan.ok());
+  EXPECT_FALSE(is_valley(*plan));
+}
+
+}  // namespace
+}  // namespace redist::testing

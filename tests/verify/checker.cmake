@@ -1,0 +1,24 @@
+# Tests of the Z3 checker; included from tests/verify/CMakeLists.txt.
+redist_test(verify_checker_tests
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/checker_hand_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/checker_anchor_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/checker_mutant_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/checker_lowered_test.cpp
+  LIBS redist_verify redist_proofs
+  LABELS unit)
+target_include_directories(verify_checker_tests PRIVATE ${PROJECT_SOURCE_DIR})
+target_compile_definitions(verify_checker_tests PRIVATE
+  REDIST_ANCHORS_FILE="${PROJECT_SOURCE_DIR}/tests/data/anchors.txt")
+
+# Certificates of the anchor corpus: regenerated, compared with the checked-in set in
+# proofs/certificates/, and re-checked with the z3 command.
+find_program(Z3_COMMAND z3 REQUIRED)
+add_test(NAME proofs_certificates
+    COMMAND ${CMAKE_COMMAND}
+    -DCERTIFY=$<TARGET_FILE:redist-certify> -DZ3=${Z3_COMMAND}
+    -DANCHORS=${PROJECT_SOURCE_DIR}/tests/data/anchors.txt
+    -DCHECKED_IN=${PROJECT_SOURCE_DIR}/proofs/certificates
+    -DWORK=${CMAKE_CURRENT_BINARY_DIR}/certificates
+    -P ${PROJECT_SOURCE_DIR}/proofs/check_certificates.cmake)
+set_tests_properties(proofs_certificates PROPERTIES LABELS proofs)

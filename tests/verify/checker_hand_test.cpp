@@ -1,0 +1,195 @@
+// The checker on hand-written plans: proofs of right plans, and refutations (with a
+// counterexample the interpreter confirms) of plans with a wrong lowering.
+
+#include <gtest/gtest.h>
+
+#include "checker_support.hpp"
+
+namespace redist::testing {
+namespace {
+
+/// Expects every property proved and transfers tight.
+void expect_verified_tight(const CheckReport& r) {
+  EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
+  EXPECT_EQ(r.memory.verdict, Verdict::proved) << r.memory.detail;
+  EXPECT_EQ(r.no_peak.verdict, Verdict::proved) << r.no_peak.detail;
+  EXPECT_EQ(r.transfers, Transfers::tight) << r.tight.detail;
+  EXPECT_EQ(r.received_over_lower_bound, "1.0000");
+  EXPECT_TRUE(r.verified());
+  EXPECT_FALSE(r.correct.counterexample);
+}
+
+TEST(CheckerHand, AllToAllIsProvedTight) {
+  const auto r = check_text(
+      "mesh {x:8}\nsource f32[{x}16, 8]\nall_to_all(src=0, dst=1, axes={x})\ntarget f32[16, {x}8]\n");
+  expect_verified_tight(r);
+  EXPECT_EQ(r.bound_bytes, 64);
+  EXPECT_EQ(r.peak_local_bytes, 64);
+  EXPECT_EQ(r.transient_peak_bytes, 128);
+  EXPECT_EQ(r.recv_bytes_max, 56);
+  EXPECT_EQ(r.lower_bound_bytes_max, BigInt(56));
+}
+
+TEST(CheckerHand, WrongGroupOrderIsRefutedAndConfirmed) {
+  const char* text =
+      "mesh {x:4}\nsource f32[{x}8]\nall_gather(dim=0, axes={x}, groups=[[0, 2, 1, 3]])\ntarget f32[8]\n";
+  const auto r = check_text(text);
+  ASSERT_EQ(r.correct.verdict, Verdict::refuted);
+  ASSERT_TRUE(r.correct.counterexample);
+  const auto& ce = *r.correct.counterexample;
+  EXPECT_EQ(ce.step, 1) << ce.to_string();
+  ASSERT_TRUE(ce.actual_global);
+  EXPECT_NE(*ce.actual_global, ce.expected_global);
+  const Plan plan = plan_of(text);
+  EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
+  EXPECT_FALSE(r.verified());
+}
+
+TEST(CheckerHand, GatherThenSliceHasAPeak) {
+  const auto r = check_text(
+      "mesh {x:2, y:2}\nsource f32[{x}8, 8]\nall_gather(dim=0, axes={x})\nall_slice(dim=1, axes={x})\n"
+      "target f32[8, {x}8]\n");
+  EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
+  EXPECT_EQ(r.memory.verdict, Verdict::refuted);
+  ASSERT_EQ(r.no_peak.verdict, Verdict::refuted);
+  ASSERT_TRUE(r.no_peak.counterexample);
+  EXPECT_EQ(r.no_peak.counterexample->step, 2) << r.no_peak.counterexample->to_string();
+  EXPECT_EQ(r.transfers, Transfers::excess);
+}
+
+TEST(CheckerHand, PermuteReorderInDim) {
+  const auto r = check_text(
+      "mesh {x:2, y:2}\nsource f32[{x,y}8]\ncollective_permute(to=f32[{y,x}8])\ntarget f32[{y,x}8]\n");
+  expect_verified_tight(r);
+}
+
+TEST(CheckerHand, CounterexampleFieldsOfAWrongGroupOrder) {
+  const auto r = check_text(
+      "mesh {x:2}\nsource f32[{x}4]\nall_gather(dim=0, axes={x}, groups=[[1, 0]])\ntarget f32[4]\n");
+  ASSERT_EQ(r.correct.verdict, Verdict::refuted);
+  const Counterexample& ce = *r.correct.counterexample;
+  // Every device gets [shard of 1, shard of 0]: local index l holds global (l + 2) % 4.
+  ASSERT_EQ(ce.coords.size(), 1u);
+  EXPECT_EQ(ce.device, ce.coords[0]);
+  ASSERT_EQ(ce.local_index.size(), 1u);
+  EXPECT_EQ(ce.expected_global, std::vector<int64_t>{ce.local_index[0]});
+  ASSERT_TRUE(ce.actual_global);
+  EXPECT_EQ(*ce.actual_global, std::vector<int64_t>{(ce.local_index[0] + 2) % 4});
+  EXPECT_EQ(ce.step, 1);
+  EXPECT_NE(ce.reason.find("all_gather"), std::string::npos) << ce.reason;
+  EXPECT_NE(ce.to_string().find("device"), std::string::npos);
+  EXPECT_EQ(r.transfers, Transfers::unknown);  // only measured for a correct plan
+}
+
+TEST(CheckerHand, BudgetBelowTheBufferIsRefuted) {
+  CheckOptions options;
+  options.budget_bytes = BigInt(32);
+  const auto r = check_text("mesh {x:2}\nsource f32[{x}16]\nall_gather(dim=0, axes={x})\n", options);
+  EXPECT_EQ(r.correct.verdict, Verdict::proved);
+  EXPECT_EQ(r.bound_bytes, 32);
+  EXPECT_EQ(r.peak_local_bytes, 64);
+  EXPECT_EQ(r.transient_peak_bytes, 96);
+  ASSERT_EQ(r.memory.verdict, Verdict::refuted);
+  EXPECT_EQ(r.memory.counterexample->step, 1);
+  EXPECT_FALSE(r.verified());
+}
+
+TEST(CheckerHand, OffsetOutOfTheBufferIsRefuted) {
+  auto lowered = lower(plan_of("mesh {x:2}\nsource f32[8]\nall_slice(dim=0, axes={x})\n"));
+  ASSERT_TRUE(lowered.ok());
+  const TypedState target = final_state(*lowered);
+  std::get<LoweredSlice>(lowered->steps[0].op).offsets = std::vector<int64_t>{0, 5};  // device 1 reads 5..8
+  auto r = check_lowered(*lowered, target);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->correct.verdict, Verdict::refuted);
+  const Counterexample& ce = *r->correct.counterexample;
+  EXPECT_EQ(ce.device, 1);
+  EXPECT_EQ(ce.step, 1);
+  EXPECT_FALSE(ce.actual_global && !ce.actual_global->empty()) << ce.to_string();
+}
+
+TEST(CheckerHand, SwappedSplitAndConcatDimsIsRefuted) {
+  auto lowered = lower(plan_of("mesh {x:4}\nsource f32[{x}8, 8]\nall_to_all(src=0, dst=1, axes={x})\n"));
+  ASSERT_TRUE(lowered.ok());
+  const TypedState target = final_state(*lowered);
+  auto& a = std::get<LoweredAllToAll>(lowered->steps[0].op);
+  std::swap(a.split_dim, a.concat_dim);
+  auto r = check_lowered(*lowered, target);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->correct.verdict, Verdict::refuted);
+  EXPECT_EQ(r->correct.counterexample->step, 1);
+  EXPECT_TRUE(r->correct.counterexample->local_index.empty());  // a shape fault, on every device
+}
+
+TEST(CheckerHand, DoubledSummandIsRefuted) {
+  const char* text = "mesh {z:2}\nsource f32[4] sum{z}\ncollective_permute(to=f32[4] sum{z}, pairs=[(0, 0), (0, 1)])\n";
+  const auto r = check_text(text);
+  ASSERT_EQ(r.correct.verdict, Verdict::refuted);
+  const Plan plan = plan_of(text);
+  EXPECT_EQ(confirm_on_data(plan, {plan.mesh, plan.source}, *r.correct.counterexample), "");
+  EXPECT_EQ(r.transfers, Transfers::unknown);
+}
+
+TEST(CheckerHand, SwappedSummandsAreStillCorrect) {
+  const auto r = check_text(
+      "mesh {z:2}\nsource f32[4] sum{z}\ncollective_permute(to=f32[4] sum{z}, pairs=[(1, 0), (0, 1)])\n");
+  EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
+  EXPECT_EQ(r.transfers, Transfers::unknown) << r.tight.detail;  // pending reductions: not measured
+}
+
+TEST(CheckerHand, ReductionStepsAreUnknownNotProved) {
+  const auto r = check_text("mesh {z:2}\nsource f32[4] sum{z}\nreduce_scatter(dim=0, axes={z})\n");
+  EXPECT_EQ(r.correct.verdict, Verdict::unknown);
+  EXPECT_NE(r.correct.detail.find("unsupported"), std::string::npos);
+  EXPECT_EQ(r.no_peak.verdict, Verdict::unknown);
+  EXPECT_EQ(r.memory.verdict, Verdict::proved);
+  EXPECT_FALSE(r.verified());
+}
+
+TEST(CheckerHand, PaddedDimCarriedAlong) {
+  const auto r = check_text("mesh {x:2, y:2}\nsource f32[{x}5, {y}4]\nall_gather(dim=1, axes={y})\n");
+  EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
+  EXPECT_EQ(r.transfers, Transfers::unknown);
+  EXPECT_NE(r.tight.detail.find("padded"), std::string::npos);
+}
+
+TEST(CheckerHand, TimeoutIsUnknownNeverProved) {
+  CheckOptions options;
+  options.timeout_ms = 1;
+  const auto r = check_text(
+      "mesh {a:16, b:16}\nsource bf16[{a}4096, {b}4096]\nall_to_all(src=0, dst=1, axes={a})\n"
+      "all_to_all(src=1, dst=0, axes={a})\n",
+      options);
+  EXPECT_NE(r.correct.verdict, Verdict::proved);
+  if (r.correct.verdict == Verdict::unknown) {
+    EXPECT_NE(r.correct.detail.find("timeout"), std::string::npos) << r.correct.detail;
+  }
+}
+
+TEST(CheckerHand, MalformedLoweringIsAnError) {
+  auto plan = parse_plan("mesh {x:4}\nsource f32[{x}8]\nall_gather(dim=0, axes={x}, groups=[[0, 1], [2, 3]])\n");
+  ASSERT_TRUE(plan.ok());
+  const auto r = check_plan(*plan);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("step 1"), std::string::npos) << r.error().message;
+}
+
+TEST(CheckerHand, TargetOfAnotherArrayIsAnError) {
+  auto lowered = lower(plan_of("mesh {x:2}\nsource f32[{x}8]\nall_gather(dim=0, axes={x})\n"));
+  ASSERT_TRUE(lowered.ok());
+  const Mesh mesh = lowered->source.mesh;
+  EXPECT_FALSE(check_lowered(*lowered, {mesh, *parse_type("f32[16]", mesh)}).ok());
+  EXPECT_FALSE(check_lowered(*lowered, {mesh, *parse_type("f32[8, 2]", mesh)}).ok());
+}
+
+TEST(CheckerHand, DeviceOrderChange) {
+  const auto r = check_text(
+      "mesh {x:2, y:2}\nsource f32[{x}8, {y}8]\n"
+      "collective_permute(to=f32[{x}8, {y}8], mesh={x:2, y:2} devices=[0, 2, 1, 3])\n"
+      "all_gather(dim=1, axes={y})\n");
+  EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
+  EXPECT_TRUE(r.verified());
+}
+
+}  // namespace
+}  // namespace redist::testing

@@ -1,0 +1,169 @@
+#pragma once
+// The plan mutator of the checker's tests: wrong (or, by chance, equivalent) variants of
+// a plan, made in the plan IR (drop a step, swap two axes, change a dim, reorder steps)
+// and in the lowered form (reorder a group's members, change a permute pair, shift a
+// slice offset, swap an all-to-all's split and concat dims).
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "redist/synth/lowered.hpp"
+#include "redist/synth/plan.hpp"
+
+namespace redist::testing {
+
+/// One mutant. `plan` is what the interpreter runs; `lowered`, when set, is the mutated
+/// lowered form the checker reads (else the checker lowers `plan`). A mutant that the
+/// plan IR cannot express has no plan (`runnable` false) and names the mutated step.
+struct Mutant {
+  std::string kind;
+  Plan plan;
+  std::optional<LoweredPlan> lowered;
+  bool runnable = true;
+  int step = 0;  // 1-based mutated step
+};
+
+namespace mutate_detail {
+
+/// The axes of a grouped step, or nullptr for a permute.
+inline std::vector<AxisRef>* step_axes(StepOp& op) {
+  return std::visit(
+      [](auto& s) -> std::vector<AxisRef>* {
+        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>) return nullptr;
+        else return &s.axes;
+      },
+      op);
+}
+
+/// The group spec of a lowered step, or nullptr for a permute.
+inline GroupSpec* lowered_group(LoweredOp& op) {
+  return std::visit(
+      [](auto& s) -> GroupSpec* {
+        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, LoweredPermute>) return nullptr;
+        else return &s.group;
+      },
+      op);
+}
+
+/// `plan` without its asserted target (mutants end wherever they end).
+inline Plan untargeted(Plan plan) {
+  plan.target.reset();
+  return plan;
+}
+
+/// Plan-IR mutants of step k.
+inline void plan_mutants(const Plan& plan, std::size_t k, std::vector<Mutant>& out) {
+  const int rank = static_cast<int>(plan.source.rank());
+  auto add = [&](std::string kind, Plan p) { out.push_back({std::move(kind), std::move(p), std::nullopt, true, 0}); };
+  {
+    Plan p = untargeted(plan);
+    p.steps.erase(p.steps.begin() + static_cast<std::ptrdiff_t>(k));
+    add("drop a step", std::move(p));
+  }
+  if (k + 1 < plan.steps.size()) {
+    Plan p = untargeted(plan);
+    std::swap(p.steps[k], p.steps[k + 1]);
+    add("reorder steps", std::move(p));
+  }
+  Plan p = untargeted(plan);
+  StepOp& op = p.steps[k].op;
+  p.steps[k].groups.reset();
+  p.steps[k].pairs.reset();
+  if (auto* axes = step_axes(op); axes && axes->size() >= 2) {
+    Plan q = p;
+    auto* qa = step_axes(q.steps[k].op);
+    std::swap((*qa)[0], (*qa)[1]);
+    add("swap two axes", std::move(q));
+  }
+  if (const auto* permute = std::get_if<CollectivePermute>(&op)) {
+    for (std::size_t d = 0; d < permute->to.rank(); ++d) {
+      if (permute->to.dims[d].axes.size() < 2) continue;
+      Plan q = p;
+      auto& axes = std::get<CollectivePermute>(q.steps[k].op).to.dims[d].axes;
+      std::swap(axes[0], axes[1]);
+      add("swap two axes", std::move(q));
+      break;
+    }
+  }
+  if (rank >= 2) {
+    Plan q = p;
+    std::visit(
+        [rank](auto& s) {
+          using Op = std::decay_t<decltype(s)>;
+          if constexpr (std::is_same_v<Op, AllToAll>) {
+            s.dst_dim = (s.dst_dim + 1) % rank == s.src_dim ? (s.dst_dim + 2) % rank : (s.dst_dim + 1) % rank;
+          } else if constexpr (requires { s.dim; }) {
+            s.dim = (s.dim + 1) % rank;
+          }
+        },
+        q.steps[k].op);
+    if (q.steps[k].op != p.steps[k].op) add("change a dim", std::move(q));
+  }
+}
+
+/// Lowered-form mutants of step k (0-based) of `lowered`, with the equivalent plan
+/// (explicit groups= or pairs=) when the plan IR can express it.
+inline void lowered_mutants(const Plan& plan, const LoweredPlan& lowered, std::size_t k, std::vector<Mutant>& out) {
+  const LoweredStep& step = lowered.steps[k];
+  const Mesh& mesh = step.before.mesh;
+  const int at = static_cast<int>(k + 1);
+  auto add = [&](std::string kind, LoweredPlan l, std::optional<DeviceGroups> groups, std::optional<DevicePairs> pairs,
+                 bool runnable) {
+    Plan p = plan;
+    p.steps[k].groups = std::move(groups);
+    p.steps[k].pairs = std::move(pairs);
+    out.push_back({std::move(kind), std::move(p), std::move(l), runnable, at});
+  };
+  LoweredPlan l = lowered;
+  LoweredOp& op = l.steps[k].op;
+  if (GroupSpec* g = lowered_group(op); g && g->size >= 2) {
+    DeviceGroups table = group_table(*g, mesh);
+    std::swap(table[0][0], table[0][1]);
+    LoweredPlan m = l;
+    lowered_group(m.steps[k].op)->table = table;
+    add("reorder a group's members", std::move(m), table, std::nullopt, true);
+  }
+  if (const auto* s = std::get_if<LoweredSlice>(&op); s && s->group.size >= 2) {
+    // Rotate every device's chunk by one within its group: groups= with rotated members.
+    const auto base = slice_offsets(*s, mesh);
+    DeviceGroups rotated = group_table(s->group, mesh);
+    for (auto& group : rotated) std::rotate(group.rbegin(), group.rbegin() + 1, group.rend());
+    auto by_chunk = base, by_one = base;
+    for (auto& o : by_chunk) o = (o + s->chunk) % (s->chunk * s->group.size);
+    for (auto& o : by_one) o += 1;
+    LoweredPlan m = l;
+    std::get<LoweredSlice>(m.steps[k].op).offsets = by_chunk;
+    add("shift a slice offset by a chunk", std::move(m), rotated, std::nullopt, true);
+    LoweredPlan n = l;  // off by one element: the plan IR has no form for it
+    std::get<LoweredSlice>(n.steps[k].op).offsets = by_one;
+    add("shift a slice offset by one", std::move(n), std::nullopt, std::nullopt, false);
+  }
+  if (const auto* p = std::get_if<LoweredPermute>(&op); p && mesh.num_devices() >= 2) {
+    DevicePairs pairs = pair_table(*p, mesh, step.after.mesh);
+    std::swap(pairs[0].first, pairs[1].first);
+    LoweredPlan m = l;
+    std::get<LoweredPermute>(m.steps[k].op).table = pairs;
+    add("change a permute pair", std::move(m), std::nullopt, pairs, true);
+  }
+  if (auto* a = std::get_if<LoweredAllToAll>(&op); a && a->group.size >= 2) {
+    std::swap(a->split_dim, a->concat_dim);
+    add("swap split and concat dims", l, std::nullopt, std::nullopt, false);
+  }
+}
+
+}  // namespace mutate_detail
+
+/// Every mutant of `plan` (lowered as `lowered`).
+inline std::vector<Mutant> mutants(const Plan& plan, const LoweredPlan& lowered) {
+  std::vector<Mutant> out;
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    mutate_detail::plan_mutants(plan, k, out);
+    mutate_detail::lowered_mutants(plan, lowered, k, out);
+  }
+  return out;
+}
+
+}  // namespace redist::testing

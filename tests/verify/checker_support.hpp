@@ -1,0 +1,114 @@
+#pragma once
+// Helpers of the checker's tests: plans from text, checking, and confirming a
+// counterexample on real data with the concrete interpreter.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "redist/core/semantics.hpp"
+#include "redist/synth/lowered.hpp"
+#include "redist/synth/plan_text.hpp"
+#include "redist/verify/checker.hpp"
+#include "redist/verify/interpreter.hpp"
+
+namespace redist::testing {
+
+/// The plan `text` denotes; throws (failing the test) when it does not parse.
+inline Plan plan_of(std::string_view text) {
+  auto plan = parse_plan(text);
+  if (!plan.ok()) throw std::runtime_error("bad plan: " + plan.error().to_string() + "\n" + std::string(text));
+  return *plan;
+}
+
+/// check_plan on `text`; throws when the plan is rejected.
+inline CheckReport check_text(std::string_view text, CheckOptions options = {}) {
+  auto report = check_plan(plan_of(text), options);
+  if (!report.ok()) throw std::runtime_error("check failed: " + report.error().to_string());
+  return *report;
+}
+
+/// The final state of `plan` (its last step's type, or the source).
+inline TypedState final_state(const LoweredPlan& plan) {
+  return plan.steps.empty() ? plan.source : plan.steps.back().after;
+}
+
+/// Buffers of `type` in which every value names its element and its summand:
+/// element_value * R + r, r the device's position on the reduction axes (R of them).
+/// The interpreter's own data gives every summand r > 0 the same value for every
+/// element, so it cannot see a summand moved to another element; this data can.
+inline MeshData distinct_summands(const Mesh& mesh, const DistType& type) {
+  const int64_t summands = product_of_sizes(type.reduce_axes);
+  MeshData data(static_cast<std::size_t>(mesh.num_devices()));
+  const auto shape = local_shape(type);
+  for (int64_t d = 0; d < mesh.num_devices(); ++d) {
+    const Coords coords = mesh.coords_of_device(d);
+    const int64_t r = mixed_radix_index(mesh, coords, type.reduce_axes);
+    LocalBuffer& b = data[static_cast<std::size_t>(d)];
+    b.shape = shape;
+    std::vector<int64_t> local(shape.size(), 0);
+    const int64_t count = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
+    for (int64_t k = 0; k < count; ++k) {
+      const auto global = local_to_global(mesh, type, coords, local);
+      b.values.push_back(global ? element_value(type, *global) * summands + r : kPadding);
+      for (std::size_t i = shape.size(); i-- > 0;) {
+        if (++local[i] < shape[i]) break;
+        local[i] = 0;
+      }
+    }
+  }
+  return data;
+}
+
+/// True when, at local index `local`, the reduction group of `device` under `target`
+/// does not hold every summand of the element `target` prescribes there exactly once
+/// (data made by distinct_summands); false in padding.
+inline bool summands_wrong_at(const Mesh& mesh, const DistType& target, const MeshData& data, int64_t device,
+                              const std::vector<int64_t>& local) {
+  const Coords coords = mesh.coords_of_device(device);
+  const auto global = local_to_global(mesh, target, coords, local);
+  if (!global) return false;
+  const int64_t summands = product_of_sizes(target.reduce_axes);
+  std::vector<int64_t> held, wanted;
+  for (int64_t p : group_positions(mesh, coords, target.reduce_axes)) {
+    const auto& b = data[static_cast<std::size_t>(mesh.device_at(p))];
+    int64_t flat = 0;
+    for (std::size_t i = 0; i < local.size(); ++i) flat = flat * b.shape[i] + local[i];
+    held.push_back(b.values[static_cast<std::size_t>(flat)]);
+  }
+  for (int64_t r = 0; r < summands; ++r) wanted.push_back(element_value(target, *global) * summands + r);
+  std::sort(held.begin(), held.end());
+  return held != wanted;
+}
+
+/// Empty when the interpreter, running `plan` on the source data, shows the element
+/// at `ce` (device, local index) to differ from what `target` prescribes there, and to
+/// be the source element `ce.actual_global` when it names one (with a pending
+/// reduction: the device's reduction group not to hold each summand there once); else
+/// why not.
+inline std::string confirm_on_data(const Plan& plan, const TypedState& target, const Counterexample& ce) {
+  const bool sums = !target.type.reduce_axes.empty();
+  auto data = run_plan(plan, sums ? distinct_summands(plan.mesh, plan.source) : distribute(plan.mesh, plan.source));
+  if (!data.ok()) return "the interpreter cannot run the plan: " + data.error().to_string();
+  const auto& buffer = (*data)[static_cast<std::size_t>(ce.device)];
+  if (buffer.shape != local_shape(target.type)) return "";  // wrong shape: wrong everywhere
+  if (ce.local_index.empty()) return "the buffer has the target's shape";
+  if (sums)
+    return summands_wrong_at(target.mesh, target.type, *data, ce.device, ce.local_index)
+               ? ""
+               : "the interpreter finds every summand of the element there once";
+  int64_t flat = 0;
+  for (std::size_t i = 0; i < ce.local_index.size(); ++i) flat = flat * buffer.shape[i] + ce.local_index[i];
+  const int64_t got = buffer.values[static_cast<std::size_t>(flat)];
+  if (got == element_value(target.type, ce.expected_global)) return "the interpreter finds the expected element there";
+  if (ce.actual_global && !ce.actual_global->empty() && got != element_value(plan.source, *ce.actual_global))
+    return "the interpreter finds " + std::to_string(got) + ", not the source element the counterexample names";
+  return "";
+}
+
+}  // namespace redist::testing

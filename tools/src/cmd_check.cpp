@@ -1,0 +1,60 @@
+// `redist check`: prove a given plan (ours, or one imported from XLA or Shardy with
+// explicit groups= and pairs=) with the Z3 checker.
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+
+#include "input.hpp"
+#include "redist/synth/plan_text.hpp"
+#include "commands.hpp"
+#include "verify_output.hpp"
+
+namespace redist::cli {
+namespace {
+
+struct CheckArgs {
+  std::string plan_file;
+  VerifyArgs verify;
+};
+
+/// The text of `path` ("-": standard input), or nullopt after reporting the error.
+std::optional<std::string> read_input(const std::string& path) {
+  if (path == "-") return std::string{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "redist: cannot read plan file " << path << "\n";
+    return std::nullopt;
+  }
+  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+int run_check(const CheckArgs& args) {
+  const auto text = read_input(args.plan_file);
+  if (!text) return kExitBadInput;
+  auto plan = parse_plan(*text);
+  if (!plan) {
+    std::cerr << "redist: error in --plan " << args.plan_file << ": " << plan.error().to_string() << "\n";
+    return kExitBadInput;
+  }
+  return verify_and_report(*plan, args.verify, "check (" + args.plan_file + ")");
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<CheckArgs>();
+  auto* cmd = app.add_subcommand(
+      "check",
+      "Prove a given plan with Z3 (the plan text format of `redist plan`; explicit groups=[[...]] and "
+      "pairs=[(src,dst),...] as imported from XLA or Shardy are checked as given). Same verdicts and exit codes "
+      "as `redist prove`.");
+  cmd->add_option("--plan", args->plan_file, "Plan file in the plan text format, or - for standard input")
+      ->required();
+  add_verify_options(*cmd, args->verify);
+  cmd->footer("Example: redist plan --mesh '{x:8}' 'f32[{x}16, 8]' 'f32[16, {x}8]' > p.txt && redist check --plan p.txt");
+  cmd->callback([args, &exit_code] { exit_code = run_check(*args); });
+}
+
+}  // namespace redist::cli

@@ -1,0 +1,167 @@
+// `redist plan`: synthesizes a plan (or builds a baseline's) and prints it in the plan
+// text format, with the type after each step and a per-step memory profile as `#`
+// comments so the output reads back with parse_plan; or, with --json, one object.
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "commands.hpp"
+#include "input.hpp"
+#include "plan_json.hpp"
+#include "redist/synth/baselines.hpp"
+#include "redist/synth/figures.hpp"
+#include "redist/synth/plan_text.hpp"
+#include "redist/synth/synthesize.hpp"
+#include "redist/synth/typing.hpp"
+
+namespace redist::cli {
+namespace {
+
+struct PlanArgs {
+  std::string mesh;
+  std::string target_mesh;
+  std::string src;
+  std::string dst;
+  std::string baseline;
+  std::string budget;
+  bool json = false;
+};
+
+/// The byte count in `text` (decimal digits, at most 2^64-1), or nullopt after
+/// reporting the error.
+std::optional<uint64_t> parse_budget_arg(const std::string& text) {
+  uint64_t value = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c < '0' || c > '9') {
+      report_error("--budget", text, parse_error(i, "expected a decimal number of bytes"));
+      return std::nullopt;
+    }
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (value > (UINT64_MAX - digit) / 10) {
+      report_error("--budget", text, parse_error(i, "the budget does not fit 64 bits"));
+      return std::nullopt;
+    }
+    value = value * 10 + digit;
+  }
+  if (text.empty()) {
+    report_error("--budget", text, parse_error(0, "expected a decimal number of bytes"));
+    return std::nullopt;
+  }
+  return value;
+}
+
+/// A bar of `width` characters filled in proportion to `value / scale`, flagged when
+/// `value` exceeds `bound`.
+std::string bar(const BigInt& value, const BigInt& scale, const BigInt& bound, int width = 32) {
+  BigInt filled = scale > 0 ? BigInt(value * width / scale) : BigInt(0);
+  if (value > 0 && filled == 0) filled = 1;
+  const int n = static_cast<int>(filled);
+  return "|" + std::string(static_cast<std::size_t>(n), '#') + std::string(static_cast<std::size_t>(width - n), '.') +
+         "|" + (value > bound ? " over the bound" : "");
+}
+
+void print_text(const Plan& plan, const std::vector<TypedState>& states, const PlanFigures& f,
+                const std::string& origin) {
+  std::cout << "# redist plan (" << origin << "): " << plan.steps.size() << " step"
+            << (plan.steps.size() == 1 ? "" : "s") << ", peak " << to_decimal(f.peak_local_bytes) << " of "
+            << to_decimal(f.bound_bytes) << " bytes per device\n";
+  // The plan text, with the type after each step as a comment under its line.
+  std::istringstream text(to_string(plan));
+  std::size_t next = 0;
+  for (std::string line; std::getline(text, line);) {
+    std::cout << line << "\n";
+    if (next < plan.steps.size() && line == to_string(plan.steps[next])) {
+      std::cout << "#   -> " << to_string(states[next].type) << "\n";
+      ++next;
+    }
+  }
+  std::cout << "#\n# memory per device (bytes; bound " << to_decimal(f.bound_bytes) << "):\n";
+  const BigInt scale = std::max(f.bound_bytes, f.peak_local_bytes);
+  auto row = [&](const std::string& label, const BigInt& bytes, const std::string& extra) {
+    std::string padded = label;
+    padded.resize(std::max<std::size_t>(padded.size(), 24), ' ');
+    std::string value = to_decimal(bytes);
+    value.insert(0, value.size() < 12 ? 12 - value.size() : 0, ' ');
+    std::cout << "#   " << padded << value << " " << bar(bytes, scale, f.bound_bytes) << extra << "\n";
+  };
+  row("source", f.source_local_bytes, "");
+  for (std::size_t k = 0; k < f.steps.size(); ++k) {
+    const StepFigures& s = f.steps[k];
+    const std::string recv = s.recv_bytes_max > 0 ? "  recv " + to_decimal(s.recv_bytes_max) : "";
+    row(std::to_string(k + 1) + " " + std::string(s.op), s.local_bytes_after, recv);
+  }
+  std::cout << "# received per device: max " << to_decimal(f.recv_bytes_max) << ", total over devices "
+            << to_decimal(f.recv_bytes_total) << "\n";
+  if (f.lower_bound)
+    std::cout << "# lower bound LB(d):   max " << to_decimal(f.lower_bound->max) << ", total over devices "
+              << to_decimal(f.lower_bound->total) << "\n";
+}
+
+int run_plan(const PlanArgs& args) {
+  auto mesh = parse_mesh_arg(args.mesh, "--mesh");
+  if (!mesh) return kExitBadInput;
+  std::optional<Mesh> target_mesh = mesh;
+  if (!args.target_mesh.empty()) target_mesh = parse_mesh_arg(args.target_mesh, "--target-mesh");
+  if (!target_mesh) return kExitBadInput;
+  auto src = parse_type_arg(args.src, *mesh, "SRC");
+  if (!src) return kExitBadInput;
+  auto dst = parse_type_arg(args.dst, *target_mesh, "DST");
+  if (!dst) return kExitBadInput;
+  std::optional<uint64_t> budget;
+  if (!args.budget.empty() && !(budget = parse_budget_arg(args.budget))) return kExitBadInput;
+  const auto baseline = parse_baseline(args.baseline);
+  auto plan = baseline ? baseline_plan(*baseline, *mesh, *src, *target_mesh, *dst)
+                       : synthesize(*mesh, *src, *target_mesh, *dst, SynthOptions{budget});
+  if (!plan) {
+    std::cerr << "redist: " << plan.error().to_string() << "\n";
+    return plan.error().kind == Error::Kind::no_plan ? kExitNoPlan : kExitBadInput;
+  }
+  auto states = type_plan(*plan);
+  auto figures = plan_figures(*plan, budget);
+  if (!states || !figures) {
+    std::cerr << "redist: internal error: the plan does not type-check: "
+              << (states ? figures.error() : states.error()).to_string() << "\n";
+    return 1;
+  }
+  if (budget && figures->peak_local_bytes > figures->bound_bytes) {
+    std::cerr << "redist: the " << args.baseline << " plan peaks at " << to_decimal(figures->peak_local_bytes)
+              << " bytes per device, over the budget of " << to_decimal(figures->bound_bytes) << "\n";
+    return kExitNoPlan;
+  }
+  if (args.json) {
+    std::cout << plan_json(*plan, *states, *figures).dump(2) << "\n";
+  } else {
+    print_text(*plan, *states, *figures, baseline ? "baseline " + args.baseline : "synthesized");
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<PlanArgs>();
+  auto* cmd = app.add_subcommand(
+      "plan",
+      "Synthesize a redistribution plan from SRC to DST: all_slices, then all_to_alls and at most one "
+      "collective_permute, then all_gathers, never above max(source, target) bytes per device. Prints the plan "
+      "in the plan text format (readable back), with the type after each step and a memory profile as "
+      "'#' comments. Exit 2 on bad input or pairs out of scope, 3 when no plan fits the budget.");
+  cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}'")->required();
+  cmd->add_option("--target-mesh", args->target_mesh,
+                  "Device mesh of DST when its device order differs, e.g. '{x:4, y:2} devices=[...]'");
+  cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'")->required();
+  cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();
+  cmd->add_option("--baseline", args->baseline, "Build a baseline plan instead: gather_then_slice or xla_style")
+      ->check(CLI::IsMember({"gather_then_slice", "xla_style"}));
+  cmd->add_option("--budget", args->budget, "Per-device memory budget in bytes (default: max of source and target)");
+  cmd->add_flag("--json", args->json, "Print one JSON object (byte figures as decimal strings)");
+  cmd->footer("Example: redist plan --mesh '{x:4, y:2}' 'f32[{x}16, {y}8]' 'f32[{y}16, {x}8]'");
+  cmd->callback([args, &exit_code] { exit_code = run_plan(*args); });
+}
+
+}  // namespace redist::cli

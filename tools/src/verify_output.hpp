@@ -1,0 +1,30 @@
+#pragma once
+// What `redist prove` and `redist check` share: the options of a check, running it,
+// writing certificates, and printing the plan with its verdicts as text or JSON.
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "redist/synth/plan.hpp"
+
+namespace redist::cli {
+
+/// Options common to the verifying verbs.
+struct VerifyArgs {
+  std::optional<uint64_t> budget;
+  std::string certificate_dir;
+  bool json = false;
+  unsigned timeout_ms = 10000;
+};
+
+/// Registers --budget, --certificate, --json and --timeout-ms on `cmd`.
+void add_verify_options(CLI::App& cmd, VerifyArgs& args);
+
+/// Checks `plan`, writes certificates if asked, prints the plan and the verdicts
+/// (`origin` says where the plan came from), and returns the exit status.
+int verify_and_report(const Plan& plan, const VerifyArgs& args, const std::string& origin);
+
+}  // namespace redist::cli

@@ -1,0 +1,154 @@
+// check_lowered / check_plan: validate the lowering, pose one query per property,
+// and gather the verdicts and figures.
+
+#include "redist/verify/checker.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "lowered_checks.hpp"
+#include "properties.hpp"
+#include "step_maps.hpp"
+#include "text.hpp"
+#include "transfer_figures.hpp"
+
+namespace redist {
+
+namespace {
+
+/// `error` with "step k: " in front of its message.
+Error at_step(std::size_t k, Error error) {
+  error.message = "step " + std::to_string(k) + ": " + error.message;
+  return error;
+}
+
+/// Ok when every explicit table of `step` is well formed on its meshes.
+Status check_tables(const LoweredStep& step) {
+  const int64_t n = step.before.mesh.num_devices();
+  return std::visit(
+      [n](const auto& s) -> Status {
+        using Op = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<Op, LoweredPermute>) {
+          if (s.table) return interp::check_pairs(*s.table, n);
+        } else {
+          if (s.group.table) {
+            if (auto ok = interp::check_groups(*s.group.table, n, s.group.size); !ok) return ok;
+          }
+          if constexpr (std::is_same_v<Op, LoweredSlice>) {
+            if (s.offsets && static_cast<int64_t>(s.offsets->size()) != n)
+              return invalid_error("the offsets table has " + std::to_string(s.offsets->size()) + " entries for " +
+                                   std::to_string(n) + " devices");
+          }
+        }
+        return Ok{};
+      },
+      step.op);
+}
+
+/// Ok when `target` can be compared with the end of `plan`.
+Status check_target(const LoweredPlan& plan, const TypedState& target) {
+  const TypedState& last = plan.steps.empty() ? plan.source : plan.steps.back().after;
+  if (!target.mesh.same_axes(last.mesh))
+    return invalid_error("the target mesh " + to_string(target.mesh) + " does not have the axes of the plan's mesh " +
+                         to_string(last.mesh));
+  if (target.type.rank() != last.type.rank() || target.type.elem != last.type.elem)
+    return invalid_error("the target " + to_string(target.type) + " is not an array of the plan's shape and element type");
+  for (std::size_t i = 0; i < target.type.rank(); ++i)
+    if (target.type.dims[i].global != last.type.dims[i].global)
+      return invalid_error("the target " + to_string(target.type) + " has other global sizes than the plan's " +
+                           to_string(last.type));
+  return Ok{};
+}
+
+/// An unknown verdict that says why the property was not posed.
+PropertyResult not_posed(std::string why) {
+  PropertyResult r;
+  r.detail = std::move(why);
+  return r;
+}
+
+/// Largest local buffer over the source and every step's result, and largest
+/// input + output of one step.
+void memory_figures(const LoweredPlan& plan, CheckReport& report) {
+  report.peak_local_bytes = local_bytes(plan.source.type);
+  report.transient_peak_bytes = report.peak_local_bytes;
+  for (const auto& step : plan.steps) {
+    const BigInt before = local_bytes(step.before.type), after = local_bytes(step.after.type);
+    report.peak_local_bytes = std::max(report.peak_local_bytes, after);
+    report.transient_peak_bytes = std::max(report.transient_peak_bytes, BigInt(before + after));
+  }
+}
+
+/// Every query of a validated plan; Z3 reports internal failures as exceptions.
+CheckReport run_queries(const LoweredPlan& plan, const TypedState& target, const CheckOptions& options) {
+  CheckReport report;
+  report.bound_bytes = options.budget_bytes.value_or(
+      std::max(local_bytes(plan.source.type), local_bytes(target.type)));
+  memory_figures(plan, report);
+
+  // One context per query: a context that has solved other queries can make Z3 much
+  // slower on the next one (its term order differs), and fresh ones keep times stable.
+  {
+    z3::context ctx;
+    smt::Encoder enc(ctx);
+    report.memory = smt::prove_memory(enc, plan, report.bound_bytes, options);
+  }
+  if (std::any_of(plan.steps.begin(), plan.steps.end(), smt::reduces)) {
+    const std::string why = "unsupported: the checker does not encode reduce_scatter/all_reduce yet";
+    report.correct = report.no_peak = report.tight = not_posed(why);
+  } else {
+    z3::context c1, c2;
+    smt::Encoder g1(c1), g3a(c2);
+    report.correct = smt::prove_correct(g1, plan, target, options);
+    report.no_peak = smt::prove_no_peak(g3a, plan, options);
+    if (report.correct.verdict != Verdict::proved) {
+      report.tight = not_posed("not posed: transfers are measured only for a correct plan");
+    } else if (has_padding(plan.source.type) || has_padding(target.type)) {
+      report.tight = not_posed("unsupported: transfers of padded types are not checked yet");
+    } else if (!plan.source.type.reduce_axes.empty()) {
+      report.tight = not_posed("unsupported: transfers of pending reductions are not checked yet");
+    } else {
+      z3::context c3;
+      smt::Encoder g3b(c3);
+      report.tight = smt::prove_tight(g3b, plan, target, options);
+    }
+  }
+  report.transfers = report.tight.verdict == Verdict::proved    ? Transfers::tight
+                     : report.tight.verdict == Verdict::refuted ? Transfers::excess
+                                                                : Transfers::unknown;
+  // Tight means received(d) == LB(d) on every device, so the maxima agree and the
+  // lower bound needs no count over devices (when received_bytes_max is exact).
+  report.recv_bytes_max = smt::received_bytes_max(plan);
+  report.lower_bound_bytes_max = report.transfers == Transfers::tight && smt::permute_count(plan) <= 1
+                                     ? std::optional<BigInt>(report.recv_bytes_max)
+                                     : smt::lower_bound_max(plan, target);
+  report.received_over_lower_bound = report.lower_bound_bytes_max
+                                         ? smt::ratio_text(report.recv_bytes_max, *report.lower_bound_bytes_max)
+                                         : "unknown";
+  report.solver_ms = report.correct.solver_ms + report.memory.solver_ms + report.no_peak.solver_ms +
+                     report.tight.solver_ms;
+  return report;
+}
+
+}  // namespace
+
+Result<CheckReport> check_lowered(const LoweredPlan& plan, const TypedState& target, const CheckOptions& options) {
+  for (std::size_t k = 0; k < plan.steps.size(); ++k)
+    if (auto ok = check_tables(plan.steps[k]); !ok) return at_step(k + 1, ok.error());
+  if (auto ok = check_target(plan, target); !ok) return ok.error();
+  try {
+    return run_queries(plan, target, options);
+  } catch (const z3::exception& e) {
+    return Error{Error::Kind::runtime, std::string("the solver failed: ") + e.msg(), Error::npos};
+  }
+}
+
+Result<CheckReport> check_plan(const Plan& plan, const CheckOptions& options) {
+  auto lowered = lower(plan);
+  if (!lowered) return lowered.error();
+  const TypedState& last = lowered->steps.empty() ? lowered->source : lowered->steps.back().after;
+  const TypedState target{last.mesh, plan.target.value_or(last.type)};
+  return check_lowered(*lowered, target, options);
+}
+
+}  // namespace redist

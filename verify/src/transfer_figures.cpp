@@ -1,0 +1,58 @@
+// Received bytes from the lowered steps; LB(d) from the synthesizer's figures.
+
+#include "transfer_figures.hpp"
+
+#include <algorithm>
+
+#include "redist/synth/figures.hpp"
+#include "step_maps.hpp"
+
+namespace redist::smt {
+
+namespace {
+
+/// True when some device of the permute `step` receives from another device: a small
+/// query over a symbolic device, so its cost does not grow with the device count.
+bool permute_moves_data(const LoweredStep& step) {
+  z3::context ctx;
+  Encoder enc(ctx);
+  const Located at{enc.fresh_device(step.after.mesh, "t"), enc.fresh_index(local_shape(step.after.type), "t")};
+  const Origin origin = step_back(enc, step, at);
+  z3::solver solver(ctx);
+  solver.add(enc.facts());
+  solver.add(origin.moved);
+  return solver.check() != z3::unsat;
+}
+
+/// Bytes one device receives in `step` (max over devices).
+BigInt received(const LoweredStep& step) {
+  const BigInt bytes = local_bytes(step.before.type);
+  if (const auto* g = std::get_if<LoweredGather>(&step.op)) return bytes * (g->group.size - 1);
+  if (const auto* a = std::get_if<LoweredAllToAll>(&step.op)) return bytes / a->group.size * (a->group.size - 1);
+  if (std::holds_alternative<LoweredPermute>(step.op)) return permute_moves_data(step) ? bytes : BigInt(0);
+  if (const auto* r = std::get_if<LoweredReduceScatter>(&step.op)) return bytes / r->group.size * (r->group.size - 1);
+  if (const auto* r = std::get_if<LoweredAllReduce>(&step.op)) return bytes / r->group.size * (r->group.size - 1) * 2;
+  return 0;
+}
+
+}  // namespace
+
+BigInt received_bytes_max(const LoweredPlan& plan) {
+  BigInt total = 0;
+  for (const auto& step : plan.steps) total += received(step);
+  return total;
+}
+
+std::optional<BigInt> lower_bound_max(const LoweredPlan& plan, const TypedState& target) {
+  const auto lb = lower_bound(plan.source.mesh, plan.source.type, target.mesh, target.type);
+  if (!lb) return std::nullopt;
+  return lb->max;
+}
+
+std::size_t permute_count(const LoweredPlan& plan) {
+  return static_cast<std::size_t>(std::count_if(plan.steps.begin(), plan.steps.end(), [](const LoweredStep& s) {
+    return std::holds_alternative<LoweredPermute>(s.op);
+  }));
+}
+
+}  // namespace redist::smt
