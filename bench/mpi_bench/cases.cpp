@@ -6,17 +6,11 @@
 #include <sstream>
 
 #include "redist/core/bigint.hpp"
+#include "redist/proofs/anchors.hpp"
 
 namespace redist::mpi::bench {
 
 namespace {
-
-/// `text` without leading and trailing blanks.
-std::string trim(const std::string& text) {
-  const auto begin = text.find_first_not_of(" \t");
-  if (begin == std::string::npos) return "";
-  return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
-}
 
 /// `mesh` with an extra minor-most axis `rep` of size `factor`, keeping each original
 /// position's device order (device d becomes devices d*factor .. d*factor+factor-1).
@@ -47,32 +41,26 @@ DistType grown(DistType type, int64_t k) {
   return type;
 }
 
-/// The case of one anchor line's fields, or why it is skipped ("" and no case when the
-/// line is not a case).
-Result<BenchCase> parse_case(const std::vector<std::string>& f, int64_t devices, int64_t min_bytes) {
-  auto mesh = parse_mesh(f[1]);
-  if (!mesh) return mesh.error();
-  auto target_mesh = f.size() > 4 ? parse_mesh(f[4]) : mesh;
-  if (!target_mesh) return target_mesh.error();
-  auto source = parse_type(f[2], *mesh);
-  if (!source) return source.error();
-  auto target = parse_type(f[3], *target_mesh);
-  if (!target) return target.error();
-  if (devices % mesh->num_devices() != 0)
-    return unsupported_error(std::to_string(mesh->num_devices()) + " devices do not divide " + std::to_string(devices));
-  if (elem_bytes(source->elem) != 4) return unsupported_error("elements are not 4 bytes");
-  if (has_padding(*source) || has_padding(*target)) return unsupported_error("non-divisible dims");
-  if (!source->reduce_axes.empty() || !target->reduce_axes.empty())
+/// The benchmark case grown from `anchor`, or why it is skipped.
+Result<BenchCase> grow_case(const Anchor& anchor, int64_t devices, int64_t min_bytes) {
+  const Mesh& mesh = anchor.mesh;
+  const DistType& source = anchor.source;
+  const DistType& target = anchor.target;
+  if (devices % mesh.num_devices() != 0)
+    return unsupported_error(std::to_string(mesh.num_devices()) + " devices do not divide " + std::to_string(devices));
+  if (elem_bytes(source.elem) != 4) return unsupported_error("elements are not 4 bytes");
+  if (has_padding(source) || has_padding(target)) return unsupported_error("non-divisible dims");
+  if (!source.reduce_axes.empty() || !target.reduce_axes.empty())
     return unsupported_error("pending reductions (no baseline runs them)");
-  const int64_t factor = devices / mesh->num_devices();
-  auto big_mesh = with_replicas(*mesh, factor);
+  const int64_t factor = devices / mesh.num_devices();
+  auto big_mesh = with_replicas(mesh, factor);
   if (!big_mesh) return big_mesh.error();
-  auto big_target_mesh = with_replicas(*target_mesh, factor);
+  auto big_target_mesh = with_replicas(anchor.target_mesh, factor);
   if (!big_target_mesh) return big_target_mesh.error();
-  const int64_t k = growth(*source, min_bytes);
+  const int64_t k = growth(source, min_bytes);
   std::string note = "sizes x" + std::to_string(k);
   if (factor > 1) note += ", replicated over rep:" + std::to_string(factor);
-  return BenchCase{f[0], *big_mesh, grown(*source, k), *big_target_mesh, grown(*target, k), note};
+  return BenchCase{anchor.name, *big_mesh, grown(source, k), *big_target_mesh, grown(target, k), note};
 }
 
 }  // namespace
@@ -81,15 +69,15 @@ Result<std::vector<BenchCase>> bench_cases(const std::string& path, int64_t devi
                                            std::vector<std::string>& skipped) {
   std::ifstream in(path);
   if (!in) return invalid_error("cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto anchors = parse_anchors(text.str());
+  if (!anchors) return anchors.error();
   std::vector<BenchCase> cases;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> f;
-    std::istringstream fields(line.substr(0, line.find('#')));
-    for (std::string field; std::getline(fields, field, '|');) f.push_back(trim(field));
-    if (f.size() < 4 || f[0].empty()) continue;
-    auto c = parse_case(f, devices, min_bytes);
+  for (const auto& anchor : *anchors) {
+    auto c = grow_case(anchor, devices, min_bytes);
     if (c) cases.push_back(std::move(*c));
-    else skipped.push_back(f[0] + ": " + c.error().message);
+    else skipped.push_back(anchor.name + ": " + c.error().message);
   }
   return cases;
 }

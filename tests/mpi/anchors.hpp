@@ -8,17 +8,12 @@
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
 #include "redist/core/result.hpp"
+#include "redist/proofs/anchors.hpp"
 #include "redist/synth/plan.hpp"
 
 namespace redist::mpi::testing {
 
-struct Anchor {
-  std::string name;
-  Mesh mesh;
-  DistType source;
-  Mesh target_mesh;
-  DistType target;
-};
+using redist::Anchor;
 
 /// The anchors of the file at `path`; an error names the line that does not parse.
 Result<std::vector<Anchor>> read_anchors(const std::string& path);
