@@ -11,6 +11,8 @@
 
 #include "optimal_moves.hpp"
 #include "redist/synth/cost_model.hpp"
+#include "redist/synth/synthesize.hpp"
+#include "redist/synth/typing.hpp"
 
 namespace redist {
 
@@ -73,6 +75,25 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
   f.min_latency_us = std::min(model.intra.latency_us, model.inter.latency_us);
   f.max_bandwidth_gbps = std::max(model.intra.bandwidth_gbps, model.inter.bandwidth_gbps);
   return f;
+}
+
+/// The permutes of the greedy synthesizer's plan, as (state before, state after).
+std::vector<std::pair<State, State>> greedy_permutes(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                                                     const DistType& dst, std::optional<uint64_t> budget) {
+  std::vector<std::pair<State, State>> out;
+  auto plan = synthesize(src_mesh, src, dst_mesh, dst, SynthOptions{budget});
+  if (!plan) return out;
+  auto states = type_plan(*plan);
+  if (!states) return out;
+  TypedState before{src_mesh, src};
+  for (std::size_t k = 0; k < plan->steps.size(); ++k) {
+    const TypedState& after = (*states)[k];
+    if (std::holds_alternative<CollectivePermute>(plan->steps[k].op))
+      out.emplace_back(state_of(canonical(before.type, before.mesh), before.mesh, false),
+                       state_of(canonical(after.type, after.mesh), after.mesh, true));
+    before = after;
+  }
+  return out;
 }
 
 struct Node {
@@ -146,7 +167,8 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
                      to_decimal(src_bytes) + " and the target " + to_decimal(dst_bytes) + " bytes per device",
                  Error::npos};
   const int64_t budget = bound >= kMaxArrayBytes ? INT64_MAX : bound.convert_to<int64_t>();
-  const Frame frame = make_frame(model, src_mesh, src, dst_mesh, dst, budget);
+  Frame frame = make_frame(model, src_mesh, src, dst_mesh, dst, budget);
+  frame.permute_hints = greedy_permutes(src_mesh, src, dst_mesh, dst, options.budget_bytes);
 
   std::vector<Node> nodes;
   std::unordered_map<State, int, StateHash> index;

@@ -20,6 +20,18 @@ double time_of(const Frame& frame, CollectiveKind kind, const Factors& axes, int
                             frame.model->link(slowest(frame, axes)));
 }
 
+/// The edge of a step of `kind` on `dim` (to `dst`) over `axes`, starting from `s`; the
+/// caller changes its state and sets its time.
+Edge edge_from(const State& s, Move::Kind kind, std::size_t dim, std::size_t dst, const Factors& axes) {
+  Edge e;
+  e.move.kind = kind;
+  e.move.dim = static_cast<int>(dim);
+  e.move.dst = static_cast<int>(dst);
+  e.move.axes = axes;
+  e.to = s;
+  return e;
+}
+
 /// Each way to split dim `dims` into (rest, suffix) with a non-empty suffix, factor by
 /// factor: the suffix is the minor part of one factor and every factor after it.
 template <class Visit>
@@ -47,7 +59,7 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
     const int64_t t = tiles(s.dims[d]);
     for (const auto& piece : pieces) {
       if (frame.globals[d] % (t * piece.size) != 0) continue;
-      Edge e{{Move::Kind::slice, static_cast<int>(d), 0, {piece}}, s, 0};
+      Edge e = edge_from(s, Move::Kind::slice, d, 0, Factors{piece});
       e.to.dims[d].push_back(piece);
       merge(e.to.dims[d]);
       out.push_back(std::move(e));
@@ -59,7 +71,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     if (s.dims[d].empty() || !unpadded(frame, s, d)) continue;
     for_each_suffix(s.dims[d], [&](const Factors& rest, const Factors& suffix) {
-      Edge gather{{Move::Kind::gather, static_cast<int>(d), 0, suffix}, s, 0};
+      Edge gather = edge_from(s, Move::Kind::gather, d, 0, suffix);
       gather.to.dims[d] = rest;
       const int64_t after = local_bytes(frame, gather.to);
       if (after <= frame.budget_bytes) {
@@ -69,7 +81,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
       for (std::size_t d2 = 0; d2 < s.dims.size(); ++d2) {
         if (d2 == d || !unpadded(frame, s, d2)) continue;
         if (frame.globals[d2] % (tiles(s.dims[d2]) * tiles(suffix)) != 0) continue;
-        Edge a2a{{Move::Kind::all_to_all, static_cast<int>(d), static_cast<int>(d2), suffix}, s, 0};
+        Edge a2a = edge_from(s, Move::Kind::all_to_all, d, d2, suffix);
         a2a.to.dims[d] = rest;
         a2a.to.dims[d2].insert(a2a.to.dims[d2].end(), suffix.begin(), suffix.end());
         merge(a2a.to.dims[d2]);
@@ -122,7 +134,7 @@ Factors without(const Factors& reduce, const Factors& removed) {
 void append_reductions(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
   if (s.reduce.empty()) return;
   for (const auto& pick : reduction_selections(s.reduce, false)) {
-    Edge e{{Move::Kind::all_reduce, 0, 0, pick}, s, 0};
+    Edge e = edge_from(s, Move::Kind::all_reduce, 0, 0, pick);
     e.to.reduce = without(s.reduce, pick);
     e.time_us = time_of(frame, CollectiveKind::all_reduce, pick, bytes);
     out.push_back(std::move(e));
@@ -130,7 +142,7 @@ void append_reductions(const Frame& frame, const State& s, int64_t bytes, std::v
   for (const auto& seq : reduction_selections(s.reduce, true)) {
     for (std::size_t d = 0; d < s.dims.size(); ++d) {
       if (!unpadded(frame, s, d) || frame.globals[d] % (tiles(s.dims[d]) * tiles(seq)) != 0) continue;
-      Edge e{{Move::Kind::reduce_scatter, static_cast<int>(d), 0, seq}, s, 0};
+      Edge e = edge_from(s, Move::Kind::reduce_scatter, d, 0, seq);
       e.to.reduce = without(s.reduce, seq);
       e.to.dims[d].insert(e.to.dims[d].end(), seq.begin(), seq.end());
       merge(e.to.dims[d]);

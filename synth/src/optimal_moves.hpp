@@ -30,9 +30,10 @@ void append_collectives(const Frame& frame, const State& s, std::vector<Edge>& o
 
 /// Appends the permutes `s` can take (none once it has permuted): to the target, or to
 /// a state with `s`'s per-dim tile counts whose dims each keep `s`'s factors or start
-/// with a prefix of the target's and continue with up to two other factors (those
-/// the target leaves replicated tried first). With a device order change, also to `s`
-/// itself on the new mesh.
+/// with a prefix of the target's and continue with up to three other factors (those
+/// the target leaves replicated tried first); and where the greedy plan permutes from
+/// `s`, to its intermediate. With a device order change, also to `s` itself on the new
+/// mesh.
 void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out);
 
 /// The modeled microseconds of a permute from `s` (whose free regions are `s_free`) to

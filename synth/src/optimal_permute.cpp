@@ -31,14 +31,14 @@ std::vector<Factors> prefixes(const Factors& dim) {
   return out;
 }
 
-/// Appends to `out` every sequence of up to two compatible factors of `pool` whose
+/// Appends to `out` every sequence of up to three compatible factors of `pool` whose
 /// sizes multiply to `rest`, each continuing `seq`.
 void extras(const Factors& pool, int64_t rest, Factors& seq, std::vector<Factors>& out) {
   if (rest == 1) {
     out.push_back(seq);
     return;
   }
-  if (seq.size() == 2 || out.size() >= kMaxDimOptions) return;
+  if (seq.size() == 3 || out.size() >= kMaxDimOptions) return;
   for (const auto& f : pool) {
     if (f.size < 2 || rest % f.size != 0) continue;
     if (!std::all_of(seq.begin(), seq.end(), [&](const Factor& g) { return compatible(f, g); })) continue;
@@ -49,7 +49,7 @@ void extras(const Factors& pool, int64_t rest, Factors& seq, std::vector<Factors
 }
 
 /// The dim lists with `t` tiles a permute may give dim `d` from the target: a prefix
-/// of the target's continued by up to two factors of any axis (memoized in `frame`).
+/// of the target's continued by up to three factors of any axis (memoized in `frame`).
 const std::vector<Factors>& target_options(const Frame& frame, std::size_t d, int64_t t) {
   const uint64_t key = (static_cast<uint64_t>(d) << 56) ^ static_cast<uint64_t>(t);
   if (auto it = frame.permute_options.find(key); it != frame.permute_options.end()) return it->second;
@@ -133,11 +133,17 @@ void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out)
   Factors used = s.reduce;
   std::vector<State> targets;
   combine(frame, s, 0, x, used, targets);
+  for (const auto& [before, after] : frame.permute_hints)
+    if (before == s && std::find(targets.begin(), targets.end(), after) == targets.end()) targets.push_back(after);
   const Factors s_free = free_regions(frame, s);
   for (auto& t : targets) {
     if (t.dims == s.dims && !frame.mesh_change) continue;
     const double time = permute_time_us(frame, s, s_free, t);
-    out.push_back(Edge{{Move::Kind::permute, 0, 0, {}}, std::move(t), time});
+    Edge e;
+    e.move.kind = Move::Kind::permute;
+    e.to = std::move(t);
+    e.time_us = time;
+    out.push_back(std::move(e));
   }
 }
 

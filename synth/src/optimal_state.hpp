@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "redist/core/dist_type.hpp"
@@ -58,6 +59,8 @@ struct Frame {
   std::vector<int> size_one_axes;  // axes of size 1 the target tiles by
   double min_latency_us = 0;
   double max_bandwidth_gbps = 0;
+  /// Permutes the greedy synthesizer's plan takes: (state before, state after).
+  std::vector<std::pair<State, State>> permute_hints;
   /// Memo of the permute search: per (dim, tile count), the target-derived dim lists.
   mutable std::unordered_map<uint64_t, std::vector<Factors>> permute_options;
 };

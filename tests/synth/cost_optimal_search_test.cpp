@@ -82,8 +82,9 @@ TEST(OptimalSearch, AnchorsInScopeGetCheckedPlans) {
     ASSERT_TRUE(best.ok()) << a.name << ": " << best.error().to_string();
     const BigInt bound = std::max(local_bytes(src), local_bytes(dst));
     EXPECT_EQ(optimal_problem(best->plan, mesh, src, target_mesh, dst, bound), "") << a.name;
-    if (auto greedy = synthesize(mesh, src, target_mesh, dst))
+    if (auto greedy = synthesize(mesh, src, target_mesh, dst)) {
       EXPECT_TRUE(at_most(best->time_us, plan_cost(CostModel{}, *greedy)->time_us)) << a.name;
+    }
     ++solved;
   }
   EXPECT_GE(solved, 12);

@@ -43,7 +43,8 @@ TEST(PlanCommand, JsonHasExactlyTheDocumentedKeys) {
   for (const auto& [k, v] : json.items()) keys.insert(k);
   EXPECT_EQ(keys, (std::set<std::string>{"source", "target", "steps", "peak_local_bytes", "bound_bytes",
                                           "recv_bytes_max", "recv_bytes_total", "lower_bound_bytes_max",
-                                          "lower_bound_bytes_total"}));
+                                          "lower_bound_bytes_total", "modeled_time_us"}));
+  EXPECT_GT(json["modeled_time_us"].get<double>(), 0.0);
   ASSERT_FALSE(json["steps"].empty());
   for (const auto& step : json["steps"]) {
     std::set<std::string> step_keys;

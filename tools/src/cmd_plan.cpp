@@ -13,7 +13,9 @@
 #include "input.hpp"
 #include "plan_json.hpp"
 #include "redist/synth/baselines.hpp"
+#include "redist/synth/cost_model.hpp"
 #include "redist/synth/figures.hpp"
+#include "redist/synth/optimal.hpp"
 #include "redist/synth/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "redist/synth/typing.hpp"
@@ -29,7 +31,30 @@ struct PlanArgs {
   std::string baseline;
   std::string budget;
   bool json = false;
+  std::string cost_model;  // config file (docs/cost_model.md); empty: the defaults
+  bool optimal = false;
 };
+
+/// The model in the --cost-model file, checked against `mesh`, or nullopt after
+/// reporting the error; the defaults when no file is given.
+std::optional<CostModel> cost_model_arg(const std::string& path, const Mesh& mesh) {
+  if (path.empty()) return CostModel{};
+  auto model = read_cost_model(path);
+  const Status valid = model ? validate(*model, mesh) : Status(model.error());
+  if (!valid) {
+    std::cerr << "redist: error in --cost-model " << path << ": " << valid.error().to_string() << "\n";
+    return std::nullopt;
+  }
+  return *model;
+}
+
+/// The cheapest plan under `model` (optimal_plan) as a plain plan result.
+Result<Plan> optimal(const CostModel& model, const Mesh& mesh, const DistType& src, const Mesh& target_mesh,
+                     const DistType& dst, std::optional<uint64_t> budget) {
+  auto best = optimal_plan(model, mesh, src, target_mesh, dst, OptimalOptions{budget});
+  if (!best) return best.error();
+  return std::move(best->plan);
+}
 
 /// The byte count in `text` (decimal digits, at most 2^64-1), or nullopt after
 /// reporting the error.
@@ -114,12 +139,16 @@ int run_plan(const PlanArgs& args) {
   if (!dst) return kExitBadInput;
   std::optional<uint64_t> budget;
   if (!args.budget.empty() && !(budget = parse_budget_arg(args.budget))) return kExitBadInput;
+  const auto model = cost_model_arg(args.cost_model, *mesh);
+  if (!model) return kExitBadInput;
   const auto baseline = parse_baseline(args.baseline);
-  auto plan = baseline ? baseline_plan(*baseline, *mesh, *src, *target_mesh, *dst)
-                       : synthesize(*mesh, *src, *target_mesh, *dst, SynthOptions{budget});
+  auto plan = baseline       ? baseline_plan(*baseline, *mesh, *src, *target_mesh, *dst)
+              : args.optimal ? optimal(*model, *mesh, *src, *target_mesh, *dst, budget)
+                             : synthesize(*mesh, *src, *target_mesh, *dst, SynthOptions{budget});
   if (!plan) {
     std::cerr << "redist: " << plan.error().to_string() << "\n";
-    return plan.error().kind == Error::Kind::no_plan ? kExitNoPlan : kExitBadInput;
+    const bool none = plan.error().kind == Error::Kind::no_plan || plan.error().kind == Error::Kind::runtime;
+    return none ? kExitNoPlan : kExitBadInput;
   }
   auto states = type_plan(*plan);
   auto figures = plan_figures(*plan, budget);
@@ -133,10 +162,18 @@ int run_plan(const PlanArgs& args) {
               << " bytes per device, over the budget of " << to_decimal(figures->bound_bytes) << "\n";
     return kExitNoPlan;
   }
+  const double time_us = plan_cost(*model, *plan)->time_us;
   if (args.json) {
-    std::cout << plan_json(*plan, *states, *figures).dump(2) << "\n";
+    auto json = plan_json(*plan, *states, *figures);
+    json["modeled_time_us"] = time_us;
+    std::cout << json.dump(2) << "\n";
   } else {
-    print_text(*plan, *states, *figures, baseline ? "baseline " + args.baseline : "synthesized");
+    print_text(*plan, *states, *figures,
+               baseline ? "baseline " + args.baseline : args.optimal ? "optimal under the cost model" : "synthesized");
+    std::cout << "# modeled time: " << time_us << " us ("
+              << (args.cost_model.empty() ? "default cost model: every axis intra-node, 300 GB/s, 1 us"
+                                          : "cost model " + args.cost_model)
+              << ")\n";
   }
   return 0;
 }
@@ -160,6 +197,13 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"gather_then_slice", "xla_style"}));
   cmd->add_option("--budget", args->budget, "Per-device memory budget in bytes (default: max of source and target)");
   cmd->add_flag("--json", args->json, "Print one JSON object (byte figures as decimal strings)");
+  cmd->add_option("--cost-model", args->cost_model,
+                  "Cost model config: 'axis = intra|inter' lines and class speeds (docs/cost_model.md); "
+                  "the modeled time is printed, and is 'modeled_time_us' in --json");
+  cmd->add_flag("--optimal", args->optimal,
+                "Search the plan of least modeled time within the budget instead (exact; slower, "
+                "for certifying and small meshes); exit 3 when the search gives up")
+      ->excludes("--baseline");
   cmd->footer("Example: redist plan --mesh '{x:4, y:2}' 'f32[{x}16, {y}8]' 'f32[{y}16, {x}8]'");
   cmd->callback([args, &exit_code] { exit_code = run_plan(*args); });
 }

@@ -5,8 +5,10 @@
 // suffix of a dim (factor by factor), reduce_scatter and all_reduce of pending
 // reduction axes, and at most one collective_permute, to the target or to an
 // intermediate with the current per-dim tile counts whose dims each keep their factors
-// or start with a prefix of the target's followed by up to two more factors. It is
-// used to certify the greedy synthesizer on small and medium cases.
+// or start with a prefix of the target's followed by up to three more factors, or to
+// the intermediate the greedy synthesizer's plan permutes to (so the search never
+// returns a plan dearer than the greedy's). It certifies the greedy synthesizer on
+// small and medium cases.
 
 #include <cstdint>
 #include <optional>
