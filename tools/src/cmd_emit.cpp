@@ -52,15 +52,9 @@ std::optional<Plan> synthesize_plan(const EmitArgs& args, int& exit_code) {
     std::cerr << "redist: emit needs --mesh, SRC and DST, or --plan FILE\n";
     return std::nullopt;
   }
-  auto mesh = parse_mesh_arg(args.mesh, "--mesh");
-  if (!mesh) return std::nullopt;
-  auto dst_mesh = args.target_mesh.empty() ? mesh : parse_mesh_arg(args.target_mesh, "--target-mesh");
-  if (!dst_mesh) return std::nullopt;
-  auto src = parse_type_arg(args.src, *mesh, "SRC");
-  if (!src) return std::nullopt;
-  auto dst = parse_type_arg(args.dst, *dst_mesh, "DST");
-  if (!dst) return std::nullopt;
-  auto plan = synthesize(*mesh, *src, *dst_mesh, *dst, SynthOptions{args.budget});
+  auto in = parse_reshard_args(args.mesh, args.target_mesh, args.src, args.dst);
+  if (!in) return std::nullopt;
+  auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, SynthOptions{args.budget});
   if (!plan) {
     const Error& e = plan.error();
     std::cerr << "redist: no plan: " << e.to_string() << "\n";

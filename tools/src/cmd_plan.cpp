@@ -128,23 +128,20 @@ void print_text(const Plan& plan, const std::vector<TypedState>& states, const P
 }
 
 int run_plan(const PlanArgs& args) {
-  auto mesh = parse_mesh_arg(args.mesh, "--mesh");
-  if (!mesh) return kExitBadInput;
-  std::optional<Mesh> target_mesh = mesh;
-  if (!args.target_mesh.empty()) target_mesh = parse_mesh_arg(args.target_mesh, "--target-mesh");
-  if (!target_mesh) return kExitBadInput;
-  auto src = parse_type_arg(args.src, *mesh, "SRC");
-  if (!src) return kExitBadInput;
-  auto dst = parse_type_arg(args.dst, *target_mesh, "DST");
-  if (!dst) return kExitBadInput;
+  auto in = parse_reshard_args(args.mesh, args.target_mesh, args.src, args.dst);
+  if (!in) return kExitBadInput;
+  const Mesh& mesh = in->mesh;
+  const Mesh& target_mesh = in->target_mesh;
+  const DistType& src = in->src;
+  const DistType& dst = in->dst;
   std::optional<uint64_t> budget;
   if (!args.budget.empty() && !(budget = parse_budget_arg(args.budget))) return kExitBadInput;
-  const auto model = cost_model_arg(args.cost_model, *mesh);
+  const auto model = cost_model_arg(args.cost_model, mesh);
   if (!model) return kExitBadInput;
   const auto baseline = parse_baseline(args.baseline);
-  auto plan = baseline       ? baseline_plan(*baseline, *mesh, *src, *target_mesh, *dst)
-              : args.optimal ? optimal(*model, *mesh, *src, *target_mesh, *dst, budget)
-                             : synthesize(*mesh, *src, *target_mesh, *dst, SynthOptions{budget});
+  auto plan = baseline       ? baseline_plan(*baseline, mesh, src, target_mesh, dst)
+              : args.optimal ? optimal(*model, mesh, src, target_mesh, dst, budget)
+                             : synthesize(mesh, src, target_mesh, dst, SynthOptions{budget});
   if (!plan) {
     std::cerr << "redist: " << plan.error().to_string() << "\n";
     const bool none = plan.error().kind == Error::Kind::no_plan || plan.error().kind == Error::Kind::runtime;

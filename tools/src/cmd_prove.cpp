@@ -20,16 +20,9 @@ struct ProveArgs {
 };
 
 int run_prove(const ProveArgs& args) {
-  auto mesh = parse_mesh_arg(args.mesh, "--mesh");
-  if (!mesh) return kExitBadInput;
-  std::optional<Mesh> target_mesh = mesh;
-  if (!args.target_mesh.empty()) target_mesh = parse_mesh_arg(args.target_mesh, "--target-mesh");
-  if (!target_mesh) return kExitBadInput;
-  auto src = parse_type_arg(args.src, *mesh, "SRC");
-  if (!src) return kExitBadInput;
-  auto dst = parse_type_arg(args.dst, *target_mesh, "DST");
-  if (!dst) return kExitBadInput;
-  auto plan = synthesize(*mesh, *src, *target_mesh, *dst, SynthOptions{args.verify.budget});
+  auto in = parse_reshard_args(args.mesh, args.target_mesh, args.src, args.dst);
+  if (!in) return kExitBadInput;
+  auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, SynthOptions{args.verify.budget});
   if (!plan) {
     std::cerr << "redist: " << plan.error().to_string() << "\n";
     return plan.error().kind == Error::Kind::no_plan ? kExitNoPlan : kExitBadInput;

@@ -28,4 +28,17 @@ std::optional<DistType> parse_type_arg(const std::string& text, const Mesh& mesh
   return std::move(*type);
 }
 
+std::optional<ReshardArgs> parse_reshard_args(const std::string& mesh_text, const std::string& target_mesh_text,
+                                              const std::string& src_text, const std::string& dst_text) {
+  auto mesh = parse_mesh_arg(mesh_text, "--mesh");
+  if (!mesh) return std::nullopt;
+  auto target_mesh = target_mesh_text.empty() ? mesh : parse_mesh_arg(target_mesh_text, "--target-mesh");
+  if (!target_mesh) return std::nullopt;
+  auto src = parse_type_arg(src_text, *mesh, "SRC");
+  if (!src) return std::nullopt;
+  auto dst = parse_type_arg(dst_text, *target_mesh, "DST");
+  if (!dst) return std::nullopt;
+  return ReshardArgs{std::move(*mesh), std::move(*target_mesh), std::move(*src), std::move(*dst)};
+}
+
 }  // namespace redist::cli

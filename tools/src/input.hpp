@@ -20,4 +20,16 @@ std::optional<Mesh> parse_mesh_arg(const std::string& text, const std::string& w
 /// The type in `text` over `mesh`, or nullopt after reporting the error.
 std::optional<DistType> parse_type_arg(const std::string& text, const Mesh& mesh, const std::string& what);
 
+/// The two sides of a reshard as given on the command line.
+struct ReshardArgs {
+  Mesh mesh;
+  Mesh target_mesh;  // the mesh itself unless --target-mesh names another
+  DistType src;
+  DistType dst;
+};
+/// Parses --mesh, the optional --target-mesh (empty: the same mesh), SRC and DST, or
+/// returns nullopt after reporting the first error.
+std::optional<ReshardArgs> parse_reshard_args(const std::string& mesh, const std::string& target_mesh,
+                                              const std::string& src, const std::string& dst);
+
 }  // namespace redist::cli
