@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <fstream>
 #include <set>
+#include <vector>
 
 #include "redist/synth/plan_text.hpp"
 #include "redist/synth/typing.hpp"
@@ -80,6 +83,73 @@ TEST(PlanCommand, NoPlanWithinTheBudgetExitsThree) {
   EXPECT_EQ(run_redist(std::string(kSwap) + " --budget 63").exit_code, 3);
   EXPECT_EQ(run_redist(std::string(kSwap) + " --budget 64").exit_code, 0);
   EXPECT_EQ(run_redist(std::string(kSwap) + " --baseline gather_then_slice --budget 64").exit_code, 3);
+}
+
+// x crosses nodes, y stays within a node (docs/cost_model.md).
+std::string two_class_cost_model() {
+  const std::string path = ::testing::TempDir() + "redist_cli_cost_model.txt";
+  std::ofstream(path) << "# x crosses nodes\nx = inter\ny = intra\n";
+  return path;
+}
+
+struct PlannedSteps {
+  std::vector<std::string> steps;
+  double modeled_time_us = 0;
+  std::string peak;
+};
+
+PlannedSteps plan_json(const std::string& args) {
+  const auto r = run_redist("plan " + args + " --json");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  if (r.exit_code != 0) return {};
+  const auto json = nlohmann::json::parse(r.output);
+  PlannedSteps out{{}, json["modeled_time_us"].get<double>(), json["peak_local_bytes"]};
+  for (const auto& step : json["steps"]) out.steps.push_back(step["text"]);
+  return out;
+}
+
+// Gathering over {x,y} at once pays x's inter-node rate on every byte; the optimal search
+// moves y out of the way first so that only a quarter of the array crosses x.
+TEST(PlanCommand, OptimalBeatsGreedyUnderTheCostModel) {
+  const std::string gather = "--mesh '{x:4, y:4}' 'f32[{x,y}1024, 64]' 'f32[1024, 64]' --cost-model " +
+                             two_class_cost_model();
+  const auto greedy = plan_json(gather);
+  const auto optimal = plan_json(gather + " --optimal");
+  EXPECT_EQ(greedy.steps, (std::vector<std::string>{"all_gather(dim=0, axes={x,y})"}));
+  EXPECT_EQ(optimal.steps, (std::vector<std::string>{"all_to_all(src=0, dst=1, axes={y})",
+                                                     "all_gather(dim=0, axes={x})", "all_gather(dim=1, axes={y})"}));
+  // Greedy: 5 us + (15/16) * 256 KiB at 25 GB/s. Optimal: 1 + 5 + 1 us and the three
+  // steps' bytes at their own rates.
+  EXPECT_NEAR(greedy.modeled_time_us, 5 + 15.0 / 16 * 262144 / 25e3, 1e-3);
+  EXPECT_NEAR(optimal.modeled_time_us,
+              (1 + 3.0 / 4 * 16384 / 300e3) + (5 + 3.0 / 4 * 65536 / 25e3) + (1 + 3.0 / 4 * 262144 / 300e3), 1e-3);
+  EXPECT_EQ(greedy.peak, "262144");
+  EXPECT_EQ(optimal.peak, "262144");
+
+  const auto text = run_redist("plan " + gather + " --optimal");
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find("# redist plan (optimal under the cost model): 3 steps"), std::string::npos)
+      << text.output;
+  auto plan = parse_plan(text.output);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  EXPECT_TRUE(type_plan(*plan).ok());
+}
+
+TEST(PlanCommand, BadCostModelsExitTwoWithTheReason) {
+  const std::string path = ::testing::TempDir() + "redist_cli_bad_cost_model.txt";
+  std::ofstream(path) << "x = fast\n";
+  const auto bad_class = run_redist(std::string(kSwap) + " --cost-model " + path);
+  EXPECT_EQ(bad_class.exit_code, 2);
+  EXPECT_NE(bad_class.output.find("line 1: expected 'intra' or 'inter', got 'fast'"), std::string::npos)
+      << bad_class.output;
+  std::ofstream(path) << "q = inter\n";
+  const auto unknown_axis = run_redist(std::string(kSwap) + " --cost-model " + path);
+  EXPECT_EQ(unknown_axis.exit_code, 2);
+  EXPECT_NE(unknown_axis.output.find("the cost model names axis 'q', which the mesh {x:4, y:2} does not have"),
+            std::string::npos)
+      << unknown_axis.output;
+  EXPECT_EQ(run_redist(std::string(kSwap) + " --cost-model /nonexistent/cost.txt").exit_code, 2);
+  std::remove(path.c_str());
 }
 
 }  // namespace
