@@ -47,7 +47,6 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
                  const DistType& dst, int64_t budget) {
   Frame f;
   for (const auto& axis : src_mesh.axes()) {
-    f.names.push_back(axis.name);
     f.axis_sizes.push_back(axis.size);
     f.classes.push_back(model.class_of(axis.name));
   }
@@ -121,11 +120,11 @@ struct Entry {
 /// The step of `move` into `to` (a permute's target state).
 Step step_of(const Frame& frame, const Move& move, const State& to) {
   switch (move.kind) {
-    case Move::Kind::slice: return Step(AllSlice{move.dim, refs_of(frame, move.axes)});
-    case Move::Kind::gather: return Step(AllGather{move.dim, refs_of(frame, move.axes)});
-    case Move::Kind::all_to_all: return Step(AllToAll{move.dim, move.dst, refs_of(frame, move.axes)});
-    case Move::Kind::reduce_scatter: return Step(ReduceScatter{move.dim, refs_of(frame, move.axes)});
-    case Move::Kind::all_reduce: return Step(AllReduce{refs_of(frame, move.axes)});
+    case Move::Kind::slice: return Step(AllSlice{move.dim, refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::gather: return Step(AllGather{move.dim, refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::all_to_all: return Step(AllToAll{move.dim, move.dst, refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::reduce_scatter: return Step(ReduceScatter{move.dim, refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::all_reduce: return Step(AllReduce{refs_of(move.axes, frame.src_mesh)});
     case Move::Kind::permute: break;
   }
   CollectivePermute p{type_of(frame, to), std::nullopt};

@@ -52,10 +52,10 @@ double data_bound(const Frame& frame, const State& s) {
   const State& t = frame.target;
   double need = 1, overlap = 1;
   for (std::size_t d = 0; d < t.dims.size(); ++d) {
-    const int64_t tt = tiles(t.dims[d]);
+    const int64_t tt = product(t.dims[d]);
     if (frame.globals[d] % tt != 0) return 0;
     const int64_t target_local = frame.globals[d] / tt;
-    const int64_t ts = tiles(s.dims[d]);
+    const int64_t ts = product(s.dims[d]);
     const int64_t source_local = (frame.globals[d] + ts - 1) / ts;
     need *= static_cast<double>(target_local);
     overlap *= static_cast<double>(std::min(source_local, target_local));

@@ -11,12 +11,12 @@ namespace {
 
 /// True when dim `d` of `s` has no padding.
 bool unpadded(const Frame& frame, const State& s, std::size_t d) {
-  return frame.globals[d] % tiles(s.dims[d]) == 0;
+  return frame.globals[d] % product(s.dims[d]) == 0;
 }
 
 /// Modeled time of a collective of `kind` over `axes` whose larger buffer is `bytes`.
 double time_of(const Frame& frame, CollectiveKind kind, const Factors& axes, int64_t bytes) {
-  return collective_time_us(kind, tiles(axes), static_cast<double>(bytes),
+  return collective_time_us(kind, product(axes), static_cast<double>(bytes),
                             frame.model->link(slowest(frame, axes)));
 }
 
@@ -56,7 +56,7 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
     if (fits(s, Factor{axis, 1, 1})) pieces.push_back({axis, 1, 1});
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     if (!unpadded(frame, s, d)) continue;
-    const int64_t t = tiles(s.dims[d]);
+    const int64_t t = product(s.dims[d]);
     for (const auto& piece : pieces) {
       if (frame.globals[d] % (t * piece.size) != 0) continue;
       Edge e = edge_from(s, Move::Kind::slice, d, 0, Factors{piece});
@@ -80,7 +80,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
       }
       for (std::size_t d2 = 0; d2 < s.dims.size(); ++d2) {
         if (d2 == d || !unpadded(frame, s, d2)) continue;
-        if (frame.globals[d2] % (tiles(s.dims[d2]) * tiles(suffix)) != 0) continue;
+        if (frame.globals[d2] % (product(s.dims[d2]) * product(suffix)) != 0) continue;
         Edge a2a = edge_from(s, Move::Kind::all_to_all, d, d2, suffix);
         a2a.to.dims[d] = rest;
         a2a.to.dims[d2].insert(a2a.to.dims[d2].end(), suffix.begin(), suffix.end());
@@ -141,7 +141,7 @@ void append_reductions(const Frame& frame, const State& s, int64_t bytes, std::v
   }
   for (const auto& seq : reduction_selections(s.reduce, true)) {
     for (std::size_t d = 0; d < s.dims.size(); ++d) {
-      if (!unpadded(frame, s, d) || frame.globals[d] % (tiles(s.dims[d]) * tiles(seq)) != 0) continue;
+      if (!unpadded(frame, s, d) || frame.globals[d] % (product(s.dims[d]) * product(seq)) != 0) continue;
       Edge e = edge_from(s, Move::Kind::reduce_scatter, d, 0, seq);
       e.to.reduce = without(s.reduce, seq);
       e.to.dims[d].insert(e.to.dims[d].end(), seq.begin(), seq.end());

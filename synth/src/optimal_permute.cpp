@@ -55,7 +55,7 @@ const std::vector<Factors>& target_options(const Frame& frame, std::size_t d, in
   if (auto it = frame.permute_options.find(key); it != frame.permute_options.end()) return it->second;
   std::vector<Factors> out;
   for (const auto& prefix : prefixes(frame.target.dims[d])) {
-    const int64_t p = tiles(prefix);
+    const int64_t p = product(prefix);
     if (t % p != 0) continue;
     std::vector<Factors> tails;
     Factors seq;
@@ -85,7 +85,7 @@ void combine(const Frame& frame, const State& s, std::size_t d, State& x, Factor
     out.push_back(x);
     return;
   }
-  const auto& options = target_options(frame, d, tiles(s.dims[d]));
+  const auto& options = target_options(frame, d, product(s.dims[d]));
   for (std::size_t i = 0; i <= options.size(); ++i) {
     const Factors& option = i == 0 ? s.dims[d] : options[i - 1];
     if (i > 0 && option == s.dims[d]) continue;

@@ -46,51 +46,19 @@ bool fits(const State& s, const Factor& f) {
   return true;
 }
 
-void merge(Factors& factors) {
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < factors.size(); ++i) {
-    if (out > 0 && factors[out - 1].axis == factors[i].axis && factors[out - 1].end() == factors[i].pre) {
-      factors[out - 1].size *= factors[i].size;
-    } else {
-      factors[out++] = factors[i];
-    }
-  }
-  factors.resize(out);
-}
-
-int64_t tiles(const Factors& factors) {
-  int64_t n = 1;
-  for (const auto& f : factors) n *= f.size;
-  return n;
-}
-
 int64_t local_bytes(const Frame& frame, const State& s) {
   int64_t bytes = frame.elem_bytes;
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
-    const int64_t t = tiles(s.dims[d]);
+    const int64_t t = product(s.dims[d]);
     bytes *= (frame.globals[d] + t - 1) / t;
   }
   return bytes;
 }
 
 Factors free_regions(const Frame& frame, const State& s) {
-  Factors used;
+  Factors used = s.reduce;
   for (const auto& d : s.dims) used.insert(used.end(), d.begin(), d.end());
-  used.insert(used.end(), s.reduce.begin(), s.reduce.end());
-  std::sort(used.begin(), used.end(),
-            [](const Factor& a, const Factor& b) { return a.axis != b.axis ? a.axis < b.axis : a.pre < b.pre; });
-  Factors free;
-  std::size_t u = 0;
-  for (int axis = 0; axis < static_cast<int>(frame.axis_sizes.size()); ++axis) {
-    int64_t next = 1;
-    for (; u < used.size() && used[u].axis == axis; ++u) {
-      if (used[u].pre > next) free.push_back({axis, next, used[u].pre / next});
-      next = used[u].end();
-    }
-    if (next < frame.axis_sizes[static_cast<std::size_t>(axis)])
-      free.push_back({axis, next, frame.axis_sizes[static_cast<std::size_t>(axis)] / next});
-  }
-  return free;
+  return synth_detail::gaps(frame.axis_sizes, std::move(used));
 }
 
 void append_sub_factors(const Factor& region, Factors& out) {
@@ -110,31 +78,17 @@ LinkClass slowest(const Frame& frame, const Factors& factors) {
 }
 
 State state_of(const DistType& type, const Mesh& mesh, bool permuted) {
-  auto factors = [&](const std::vector<AxisRef>& refs) {
-    Factors out;
-    for (const auto& r : refs) out.push_back({static_cast<int>(*mesh.axis_index(r.name)), r.pre, r.size});
-    return out;
-  };
   State s;
-  for (const auto& d : type.dims) s.dims.push_back(factors(d.axes));
-  s.reduce = factors(type.reduce_axes);
+  for (const auto& d : type.dims) s.dims.push_back(synth_detail::factors_of(d.axes, mesh));
+  s.reduce = synth_detail::factors_of(type.reduce_axes, mesh);
   s.permuted = permuted;
   return s;
 }
 
-std::vector<AxisRef> refs_of(const Frame& frame, const Factors& factors) {
-  std::vector<AxisRef> out;
-  for (const auto& f : factors) {
-    const auto a = static_cast<std::size_t>(f.axis);
-    out.push_back(make_axis_ref(frame.names[a], f.pre, f.size, frame.axis_sizes[a]));
-  }
-  return out;
-}
-
 DistType type_of(const Frame& frame, const State& s) {
   DistType t = frame.like;
-  for (std::size_t d = 0; d < s.dims.size(); ++d) t.dims[d].axes = refs_of(frame, s.dims[d]);
-  t.reduce_axes = refs_of(frame, s.reduce);
+  for (std::size_t d = 0; d < s.dims.size(); ++d) t.dims[d].axes = refs_of(s.dims[d], frame.src_mesh);
+  t.reduce_axes = refs_of(s.reduce, frame.src_mesh);
   if (t.reduce_axes.empty()) t.reduce_op = ReduceOp::sum;
   return t;
 }

@@ -1,8 +1,8 @@
 #pragma once
 // The optimal search's working representation: a type as per-dim lists of factors
-// (mesh axis index, major part, size) plus pending reduction factors, canonical
-// (consecutive factors of one axis merged) so equal tilings compare equal; and the
-// fixed facts of one search. Converted from and to DistType at the edges only.
+// (factors.hpp) plus pending reduction factors, canonical (consecutive factors of one
+// axis merged) so equal tilings compare equal; and the fixed facts of one search.
+// Converted from and to DistType at the edges only.
 
 #include <boost/container/small_vector.hpp>
 
@@ -12,22 +12,18 @@
 #include <utility>
 #include <vector>
 
+#include "factors.hpp"
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
 #include "redist/synth/cost_model.hpp"
 
 namespace redist::optimal_detail {
 
-/// The factor [pre, pre*size) of mesh axis `axis` on its multiplicative scale.
-struct Factor {
-  int axis = 0;
-  int64_t pre = 1;
-  int64_t size = 1;
-  int64_t end() const { return pre * size; }
-  bool operator==(const Factor&) const = default;
-};
-
-using Factors = boost::container::small_vector<Factor, 4>;
+using synth_detail::Factor;
+using synth_detail::Factors;
+using synth_detail::merge;
+using synth_detail::product;
+using synth_detail::refs_of;
 
 /// A search state: the tiling, pending reductions and whether the permute was used.
 struct State {
@@ -43,8 +39,7 @@ struct StateHash {
 
 /// The fixed facts of one search.
 struct Frame {
-  std::vector<std::string> names;  // mesh axes in declared order
-  std::vector<int64_t> axis_sizes;
+  std::vector<int64_t> axis_sizes;  // mesh axes in declared order
   std::vector<LinkClass> classes;  // per axis
   std::vector<int64_t> globals;    // per dim
   int64_t elem_bytes = 4;
@@ -69,10 +64,6 @@ struct Frame {
 bool compatible(const Factor& a, const Factor& b);
 /// True when `f` is compatible with every factor `s` uses.
 bool fits(const State& s, const Factor& f);
-/// Merges neighbours that are consecutive factors of one axis.
-void merge(Factors& factors);
-/// Product of the sizes.
-int64_t tiles(const Factors& factors);
 /// Bytes one device holds under `s` (padding included).
 int64_t local_bytes(const Frame& frame, const State& s);
 /// The factors of each axis that `s` does not use, each a maximal gap, in axis order.
@@ -84,8 +75,6 @@ LinkClass slowest(const Frame& frame, const Factors& factors);
 
 /// The state of a validated, canonical `type` on `mesh`.
 State state_of(const DistType& type, const Mesh& mesh, bool permuted);
-/// The references of `factors`, whole axes written as such.
-std::vector<AxisRef> refs_of(const Frame& frame, const Factors& factors);
 /// The type of `s`.
 DistType type_of(const Frame& frame, const State& s);
 

@@ -10,12 +10,6 @@ int64_t total_devices(const Frame& frame) {
   return n;
 }
 
-int64_t product(const Factors& factors) {
-  int64_t p = 1;
-  for (const auto& f : factors) p *= f.size;
-  return p;
-}
-
 boost::container::small_vector<int64_t, 6> counts(const Layout& layout) {
   boost::container::small_vector<int64_t, 6> out;
   for (const auto& d : layout.dims) out.push_back(product(d));
@@ -32,18 +26,6 @@ double local_elements(const Frame& frame, const Layout& layout) {
   return elements;
 }
 
-Factors merged(const Factors& factors) {
-  Factors out;
-  for (const auto& f : factors) {
-    if (!out.empty() && out.back().axis == f.axis && out.back().end() == f.pre) {
-      out.back().size *= f.size;
-    } else {
-      out.push_back(f);
-    }
-  }
-  return out;
-}
-
 Layout merged(const Layout& layout) {
   Layout out;
   for (const auto& d : layout.dims) out.dims.push_back(merged(d));
@@ -52,21 +34,7 @@ Layout merged(const Layout& layout) {
 
 Layout layout_of(const DistType& type, const Mesh& mesh) {
   Layout out;
-  for (const auto& dim : type.dims) {
-    Factors factors;
-    for (const auto& ref : dim.axes)
-      factors.push_back(Factor{static_cast<int>(*mesh.axis_index(ref.name)), ref.pre, ref.size});
-    out.dims.push_back(std::move(factors));
-  }
-  return out;
-}
-
-std::vector<AxisRef> refs_of(const Factors& factors, const Mesh& mesh) {
-  std::vector<AxisRef> out;
-  for (const auto& f : merged(factors)) {
-    const auto& axis = mesh.axes()[static_cast<std::size_t>(f.axis)];
-    out.push_back(make_axis_ref(axis.name, f.pre, f.size, axis.size));
-  }
+  for (const auto& dim : type.dims) out.dims.push_back(factors_of(dim.axes, mesh));
   return out;
 }
 
@@ -77,23 +45,9 @@ DistType type_of(const Layout& layout, const DistType& like, const Mesh& mesh) {
 }
 
 Factors free_factors(const Frame& frame, const Layout& layout) {
-  Factors out;
   Factors used;
-  for (std::size_t a = 0; a < frame.axis_sizes.size(); ++a) {
-    used.clear();
-    for (const auto& d : layout.dims)
-      for (const auto& f : d)
-        if (f.axis == static_cast<int>(a)) used.push_back(f);
-    std::sort(used.begin(), used.end(), [](const Factor& x, const Factor& y) { return x.pre < y.pre; });
-    int64_t at = 1;
-    for (const auto& f : used) {
-      if (f.pre > at) out.push_back(Factor{static_cast<int>(a), at, f.pre / at});
-      at = f.end();
-    }
-    const int64_t n = frame.axis_sizes[a];
-    if (at < n) out.push_back(Factor{static_cast<int>(a), at, n / at});
-  }
-  return out;
+  for (const auto& d : layout.dims) used.insert(used.end(), d.begin(), d.end());
+  return gaps({frame.axis_sizes.data(), frame.axis_sizes.size()}, std::move(used));
 }
 
 namespace {

@@ -1,30 +1,18 @@
 #pragma once
-// Factor-level layouts, the working representation of synthesis: a type as, per dim,
-// a sequence of factors (mesh axis index, major part, size), cheap to copy and compare
-// and free of strings. Converted from and to DistType at the edges only.
+// Factor-level layouts, the working representation of greedy synthesis: a type as, per
+// dim, a sequence of factors (factors.hpp), cheap to copy and compare and free of
+// strings. Converted from and to DistType at the edges only.
 
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
 #include <vector>
 
-#include "redist/core/axis.hpp"
+#include "factors.hpp"
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
 
 namespace redist::synth_detail {
-
-/// The factor of size `size` of mesh axis `axis` whose major part has size `pre`,
-/// i.e. the range [pre, pre*size) on the axis's multiplicative scale.
-struct Factor {
-  int axis = 0;
-  int64_t pre = 1;
-  int64_t size = 1;
-  int64_t end() const { return pre * size; }
-  bool operator==(const Factor&) const = default;
-};
-
-using Factors = boost::container::small_vector<Factor, 6>;
 
 /// Per dim, the factors it is tiled over, major to minor.
 struct Layout {
@@ -41,8 +29,6 @@ struct Frame {
 
 /// Devices of the mesh: the product of its axis sizes.
 int64_t total_devices(const Frame& frame);
-/// Product of the factor sizes.
-int64_t product(const Factors& factors);
 /// Tile count of each dim.
 boost::container::small_vector<int64_t, 6> counts(const Layout& layout);
 /// Local size of `dim` under `layout` (globals are multiples of the tile counts).
@@ -50,15 +36,11 @@ int64_t room(const Frame& frame, const Layout& layout, std::size_t dim);
 /// Elements one device holds under `layout`, as a double (for cost estimates).
 double local_elements(const Frame& frame, const Layout& layout);
 
-/// `factors` with neighbours that are consecutive factors of one axis merged.
-Factors merged(const Factors& factors);
 /// Every dim merged: two layouts with the same tiling become equal.
 Layout merged(const Layout& layout);
 
 /// The layout of a validated type (mesh axis indices looked up by name).
 Layout layout_of(const DistType& type, const Mesh& mesh);
-/// The references of `factors`, merged, whole axes written as such.
-std::vector<AxisRef> refs_of(const Factors& factors, const Mesh& mesh);
 /// The type with `layout`'s tiling and `like`'s element type and global sizes.
 DistType type_of(const Layout& layout, const DistType& like, const Mesh& mesh);
 

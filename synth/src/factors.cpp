@@ -1,0 +1,62 @@
+#include "factors.hpp"
+
+#include <algorithm>
+
+namespace redist::synth_detail {
+
+int64_t product(const Factors& factors) {
+  int64_t p = 1;
+  for (const auto& f : factors) p *= f.size;
+  return p;
+}
+
+void merge(Factors& factors) {
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < factors.size(); ++i) {
+    if (out > 0 && factors[out - 1].axis == factors[i].axis && factors[out - 1].end() == factors[i].pre) {
+      factors[out - 1].size *= factors[i].size;
+    } else {
+      factors[out++] = factors[i];
+    }
+  }
+  factors.resize(out);
+}
+
+Factors merged(Factors factors) {
+  merge(factors);
+  return factors;
+}
+
+Factors factors_of(const std::vector<AxisRef>& refs, const Mesh& mesh) {
+  Factors out;
+  for (const auto& r : refs) out.push_back(Factor{static_cast<int>(*mesh.axis_index(r.name)), r.pre, r.size});
+  return out;
+}
+
+std::vector<AxisRef> refs_of(const Factors& factors, const Mesh& mesh) {
+  std::vector<AxisRef> out;
+  for (const auto& f : merged(factors)) {
+    const auto& axis = mesh.axes()[static_cast<std::size_t>(f.axis)];
+    out.push_back(make_axis_ref(axis.name, f.pre, f.size, axis.size));
+  }
+  return out;
+}
+
+Factors gaps(std::span<const int64_t> axis_sizes, Factors used) {
+  std::sort(used.begin(), used.end(),
+            [](const Factor& a, const Factor& b) { return a.axis != b.axis ? a.axis < b.axis : a.pre < b.pre; });
+  Factors free;
+  std::size_t u = 0;
+  for (int axis = 0; axis < static_cast<int>(axis_sizes.size()); ++axis) {
+    int64_t next = 1;
+    for (; u < used.size() && used[u].axis == axis; ++u) {
+      if (used[u].pre > next) free.push_back({axis, next, used[u].pre / next});
+      next = used[u].end();
+    }
+    const int64_t size = axis_sizes[static_cast<std::size_t>(axis)];
+    if (next < size) free.push_back({axis, next, size / next});
+  }
+  return free;
+}
+
+}  // namespace redist::synth_detail

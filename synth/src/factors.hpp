@@ -1,0 +1,46 @@
+#pragma once
+// Factors: a mesh axis's piece as (axis index, major part, size), the string-free form
+// in which greedy synthesis and the optimal search both work on tilings. Converted
+// from and to AxisRef at the edges only.
+
+#include <boost/container/small_vector.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "redist/core/axis.hpp"
+#include "redist/core/mesh.hpp"
+
+namespace redist::synth_detail {
+
+/// The factor of size `size` of mesh axis `axis` whose major part has size `pre`,
+/// i.e. the range [pre, pre*size) on the axis's multiplicative scale.
+struct Factor {
+  int axis = 0;
+  int64_t pre = 1;
+  int64_t size = 1;
+  int64_t end() const { return pre * size; }
+  bool operator==(const Factor&) const = default;
+};
+
+using Factors = boost::container::small_vector<Factor, 6>;
+
+/// Product of the factor sizes: the tile count of a dim tiled by `factors`.
+int64_t product(const Factors& factors);
+
+/// Merges, in place, neighbours that are consecutive factors of one axis.
+void merge(Factors& factors);
+/// `factors` with neighbours that are consecutive factors of one axis merged.
+Factors merged(Factors factors);
+
+/// The factors of `refs`, mesh axis indices looked up by name on `mesh`.
+Factors factors_of(const std::vector<AxisRef>& refs, const Mesh& mesh);
+/// The references of `factors`, merged, whole axes written as such.
+std::vector<AxisRef> refs_of(const Factors& factors, const Mesh& mesh);
+
+/// The parts of every axis (of sizes `axis_sizes`) that no factor of `used` covers,
+/// each a maximal gap between used factors, in axis order.
+Factors gaps(std::span<const int64_t> axis_sizes, Factors used);
+
+}  // namespace redist::synth_detail
