@@ -2,7 +2,7 @@
 
 #include "measure.hpp"
 
-#include "redist/synth/figures.hpp"
+#include "redist/plan/figures.hpp"
 
 namespace redist::compare {
 

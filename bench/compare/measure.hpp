@@ -7,7 +7,7 @@
 #include "redist/core/bigint.hpp"
 #include "redist/core/result.hpp"
 #include "redist/synth/cost_model.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist::compare {
 

@@ -6,7 +6,7 @@
 
 #include "corpus.hpp"
 #include "measure.hpp"
-#include "redist/synth/figures.hpp"
+#include "redist/plan/figures.hpp"
 #include "redist/synth/optimal.hpp"
 
 namespace redist::compare {

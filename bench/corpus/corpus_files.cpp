@@ -4,7 +4,7 @@
 #include <map>
 
 #include "corpus.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/typing.hpp"
 #include "synth/anchor_cases.hpp"
 #include "synth/shardy_cases.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "redist/backends/mpi/kernels.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist::mpi::bench {
 

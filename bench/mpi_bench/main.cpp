@@ -28,7 +28,7 @@
 #include "redist/backends/mpi/runtime.hpp"
 #include "redist/core/bigint.hpp"
 #include "redist/synth/baselines.hpp"
-#include "redist/synth/figures.hpp"
+#include "redist/plan/figures.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "shard_data.hpp"
 

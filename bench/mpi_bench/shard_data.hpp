@@ -7,7 +7,7 @@
 #include <string>
 
 #include "redist/backends/mpi/kernels.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist::mpi::bench {
 

@@ -16,7 +16,7 @@
 #include "redist/backends/mpi/runtime.hpp"
 #include "redist/core/dist_type.hpp"
 #include "redist/core/semantics.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
 
 namespace {

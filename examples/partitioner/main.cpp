@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "redist/core/dist_type.hpp"
-#include "redist/synth/figures.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/figures.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
 
 int main() {

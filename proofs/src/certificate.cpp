@@ -7,7 +7,7 @@
 #include <sstream>
 #include <utility>
 
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 
 namespace redist {
 

@@ -1,4 +1,4 @@
-"""Reference semantics of distributed array types (DESIGN.md §1), in NumPy.
+"""Reference semantics of distributed array types (docs/design.md §1), in NumPy.
 
 Device at mesh coordinates c holds, in dim i with axes a1..ak, block
 b_i(c) = mixed-radix(c[a1], ..., c[ak]) (a1 most significant); local index l maps to

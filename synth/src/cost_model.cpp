@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "redist/synth/lowered.hpp"
+#include "redist/plan/lowered.hpp"
 
 namespace redist {
 

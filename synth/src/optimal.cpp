@@ -12,7 +12,7 @@
 #include "optimal_moves.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/synthesize.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist {
 

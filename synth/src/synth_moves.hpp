@@ -9,7 +9,7 @@
 
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 #include "synth_layout.hpp"
 
 namespace redist::synth_detail {

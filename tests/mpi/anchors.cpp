@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
 
 namespace redist::mpi::testing {

@@ -9,7 +9,7 @@
 #include "redist/core/mesh.hpp"
 #include "redist/core/result.hpp"
 #include "redist/proofs/anchors.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist::mpi::testing {
 

@@ -15,7 +15,7 @@
 
 #include "anchors.hpp"
 #include "redist/backends/mpi/codegen.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 
 namespace redist::mpi::testing {
 namespace {

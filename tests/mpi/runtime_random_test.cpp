@@ -15,8 +15,8 @@
 
 #include "harness.hpp"
 #include "redist/synth/baselines.hpp"
-#include "redist/synth/lowering.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/lowering.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "tests/synth/plan_gen.hpp"
 

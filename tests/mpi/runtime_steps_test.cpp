@@ -11,7 +11,7 @@
 
 #include "harness.hpp"
 #include "redist/backends/mpi/runtime.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/verify/interpreter.hpp"
 
 namespace redist::mpi::testing {

@@ -5,7 +5,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "redist/synth/baselines.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "synth/synthesis_cases.hpp"
 #include "synth/synthesis_checks.hpp"
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "redist/core/bigint.hpp"
-#include "redist/synth/plan_text.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/plan_text.hpp"
+#include "redist/plan/typing.hpp"
 #include "redist/verify/interpreter.hpp"
 
 namespace redist::testing {

@@ -13,7 +13,7 @@
 
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/optimal.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "synth/synthesis_cases.hpp"
 
 namespace redist::testing {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "redist/synth/cost_model.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "synth/test_util.hpp"
 
 namespace redist::testing {

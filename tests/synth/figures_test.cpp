@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "redist/synth/figures.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/figures.hpp"
+#include "redist/plan/plan_text.hpp"
 
 namespace redist::testing {
 namespace {

@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "redist/core/semantics.hpp"
-#include "redist/synth/lowering.hpp"
+#include "redist/plan/lowering.hpp"
 #include "tests/support/generators.hpp"
 #include "tests/synth/test_util.hpp"
 

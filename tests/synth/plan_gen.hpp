@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "redist/synth/lowering.hpp"
-#include "redist/synth/plan.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/lowering.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 #include "tests/support/generators.hpp"
 
 namespace redist::testing {

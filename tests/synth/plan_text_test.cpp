@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "tests/synth/plan_gen.hpp"
 #include "tests/synth/test_util.hpp"
 

@@ -19,7 +19,7 @@ redist_synthesis_test(synth_synthesize_tests
     synthesize_exact_test.cpp
     synthesize_scope_test.cpp
     synthesize_shardy_test.cpp
-  LIBS redist_verify nlohmann_json::nlohmann_json
+  LIBS redist_synth redist_verify nlohmann_json::nlohmann_json
   LABELS unit)
 
 redist_synthesis_test(synth_figures_tests
@@ -29,7 +29,7 @@ redist_synthesis_test(synth_figures_tests
 
 redist_synthesis_test(synth_baselines_tests
   SOURCES baselines_test.cpp
-  LIBS redist_verify
+  LIBS redist_synth redist_verify
   LABELS unit)
 
 redist_synthesis_test(synth_plan_command_tests

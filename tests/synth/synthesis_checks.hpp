@@ -9,9 +9,9 @@
 #include <string>
 #include <unordered_set>
 
-#include "redist/synth/figures.hpp"
-#include "redist/synth/plan_text.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/figures.hpp"
+#include "redist/plan/plan_text.hpp"
+#include "redist/plan/typing.hpp"
 #include "redist/verify/interpreter.hpp"
 
 namespace redist::testing {

@@ -9,8 +9,8 @@
 #include <set>
 #include <vector>
 
-#include "redist/synth/plan_text.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/plan_text.hpp"
+#include "redist/plan/typing.hpp"
 #include "tools/run_command.hpp"
 
 namespace redist::testing {

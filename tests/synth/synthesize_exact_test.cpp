@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
 
 namespace redist::testing {

@@ -8,7 +8,7 @@
 
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist::testing {
 

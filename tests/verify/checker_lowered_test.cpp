@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "redist/synth/lowered.hpp"
-#include "redist/synth/lowering.hpp"
+#include "redist/plan/lowered.hpp"
+#include "redist/plan/lowering.hpp"
 #include "tests/synth/plan_gen.hpp"
 
 namespace redist::testing {

@@ -12,7 +12,7 @@
 
 #include "checker_mutants.hpp"
 #include "checker_support.hpp"
-#include "redist/synth/figures.hpp"
+#include "redist/plan/figures.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "tests/synth/plan_gen.hpp"
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "redist/synth/lowered.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/lowered.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist::testing {
 

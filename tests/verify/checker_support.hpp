@@ -12,8 +12,8 @@
 #include <string_view>
 
 #include "redist/core/semantics.hpp"
-#include "redist/synth/lowered.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/lowered.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/verify/checker.hpp"
 #include "redist/verify/interpreter.hpp"
 

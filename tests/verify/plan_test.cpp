@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "helpers.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/verify/interpreter.hpp"
 
 namespace redist::testing {

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "redist/core/dist_type.hpp"
-#include "redist/synth/lowering.hpp"
-#include "redist/synth/plan.hpp"
-#include "redist/synth/plan_text.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/lowering.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/plan/plan_text.hpp"
+#include "redist/plan/typing.hpp"
 #include "redist/verify/interpreter.hpp"
 #include "helpers.hpp"
 #include "tests/support/generators.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "redist/backends/hlo/emit.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 
 namespace redist::hlo {
 namespace {

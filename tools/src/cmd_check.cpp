@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "input.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "commands.hpp"
 #include "verify_output.hpp"
 

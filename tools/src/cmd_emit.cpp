@@ -11,7 +11,7 @@
 #include "input.hpp"
 #include "redist/backends/hlo/emit.hpp"
 #include "redist/backends/mpi/codegen.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
 
 namespace redist::cli {

@@ -14,11 +14,11 @@
 #include "plan_json.hpp"
 #include "redist/synth/baselines.hpp"
 #include "redist/synth/cost_model.hpp"
-#include "redist/synth/figures.hpp"
+#include "redist/plan/figures.hpp"
 #include "redist/synth/optimal.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist::cli {
 namespace {

@@ -1,6 +1,6 @@
 #include "plan_json.hpp"
 
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 
 namespace redist::cli {
 

@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "redist/synth/figures.hpp"
-#include "redist/synth/plan.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/figures.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist::cli {
 

@@ -8,8 +8,8 @@
 
 #include "input.hpp"
 #include "redist/proofs/certificate.hpp"
-#include "redist/synth/figures.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/figures.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "redist/verify/checker.hpp"
 
 namespace redist::cli {

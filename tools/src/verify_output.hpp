@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist::cli {
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 
 #include "redist/core/dist_type.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 #include "redist/verify/interpreter.hpp"
 
 namespace redist::interp {

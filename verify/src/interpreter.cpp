@@ -10,7 +10,7 @@
 #include "buffer_ops.hpp"
 #include "collectives.hpp"
 #include "lowered_checks.hpp"
-#include "redist/synth/lowering.hpp"
+#include "redist/plan/lowering.hpp"
 #include "redist/verify/interpreter.hpp"
 
 namespace redist {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist::interp {
 

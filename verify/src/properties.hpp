@@ -1,10 +1,10 @@
 #pragma once
-// The property queries of the checker (DESIGN.md §3), one function per property.
+// The property queries of the checker (docs/design.md §3), one function per property.
 // Each builds the negation of its property over symbolic devices and indices, solves
 // it and reads a counterexample back from the model.
 
 #include "redist/core/bigint.hpp"
-#include "redist/synth/lowered.hpp"
+#include "redist/plan/lowered.hpp"
 #include "redist/verify/checker.hpp"
 #include "redist/verify/verdict.hpp"
 #include "smt_encoder.hpp"

@@ -22,7 +22,7 @@
 
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
-#include "redist/synth/lowered.hpp"
+#include "redist/plan/lowered.hpp"
 
 namespace redist::smt {
 

@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "redist/synth/lowered.hpp"
+#include "redist/plan/lowered.hpp"
 #include "smt_encoder.hpp"
 
 namespace redist::smt {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "redist/synth/figures.hpp"
+#include "redist/plan/figures.hpp"
 #include "step_maps.hpp"
 
 namespace redist::smt {

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "redist/core/bigint.hpp"
-#include "redist/synth/lowered.hpp"
+#include "redist/plan/lowered.hpp"
 
 namespace redist::smt {
 

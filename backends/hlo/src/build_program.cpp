@@ -4,7 +4,7 @@
 
 #include "builder.hpp"
 #include "lower_steps.hpp"
-#include "redist/synth/lowered.hpp"
+#include "redist/plan/lowered.hpp"
 #include "sharding.hpp"
 
 namespace redist::hlo::detail {

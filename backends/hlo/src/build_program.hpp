@@ -5,7 +5,7 @@
 
 #include "program.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist::hlo::detail {
 

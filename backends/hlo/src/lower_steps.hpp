@@ -2,7 +2,7 @@
 // The XLA instructions of one lowered plan step on per-device buffers.
 
 #include "builder.hpp"
-#include "redist/synth/lowered.hpp"
+#include "redist/plan/lowered.hpp"
 
 namespace redist::hlo::detail {
 

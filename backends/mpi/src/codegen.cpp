@@ -10,8 +10,8 @@
 #include "emit_tables.hpp"
 #include "mpi_lowering.hpp"
 #include "redist/core/semantics.hpp"
-#include "redist/synth/lowering.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/lowering.hpp"
+#include "redist/plan/plan_text.hpp"
 
 namespace redist::mpi {
 

@@ -5,8 +5,8 @@
 #include <climits>
 #include <variant>
 
-#include "redist/synth/lowered.hpp"
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/lowered.hpp"
+#include "redist/plan/plan_text.hpp"
 
 namespace redist::mpi {
 

@@ -1,7 +1,7 @@
 #pragma once
 // A plan lowered for MPI: per step, the kernel to call and its arguments for every rank
 // (rank = physical device id), materialized from the shared lowered form
-// (redist/synth/lowered.hpp: groups, slice offsets, permute pairs, split and concat
+// (redist/plan/lowered.hpp: groups, slice offsets, permute pairs, split and concat
 // dims) that the checker proves. MPI-free: the runtime and the code generator build on it.
 
 #include <cstdint>
@@ -10,8 +10,8 @@
 
 #include "redist/core/dist_type.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist::mpi {
 

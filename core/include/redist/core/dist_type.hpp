@@ -1,5 +1,5 @@
 #pragma once
-// Distributed array types in the paper's notation (DESIGN.md §1):
+// Distributed array types in the paper's notation (docs/design.md §1):
 //   f32[32{x,y}512, 128]    bf16[{x}1024, {y}64] sum{z}
 
 #include <cstdint>

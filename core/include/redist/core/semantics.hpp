@@ -1,5 +1,5 @@
 #pragma once
-// Reference semantics (DESIGN.md §1): which global elements a device holds under a
+// Reference semantics (docs/design.md §1): which global elements a device holds under a
 // type. Every other part of redist is checked against these definitions.
 //
 // Device at mesh coordinates c holds, for each dim i with axes a1..ak, block
@@ -49,7 +49,7 @@ std::vector<int64_t> replication_group(const Mesh& mesh, const DistType& type,
 
 /// Mesh positions of the group over `axes` that contains `coords`: devices differing
 /// only in their coordinates on `axes`, ordered mixed-radix with axes[0] major
-/// (DESIGN.md §2). Member i has mixed_radix_index(..., axes) == i.
+/// (docs/design.md §2). Member i has mixed_radix_index(..., axes) == i.
 std::vector<int64_t> group_positions(const Mesh& mesh, std::span<const int64_t> coords,
                                      std::span<const AxisRef> axes);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Certificates (DESIGN.md §3): every property query of a check as a self-contained
+// Certificates (docs/design.md §3): every property query of a check as a self-contained
 // SMT-LIB2 file (declarations, table definitions, assertions, (check-sat)) that the
 // z3 command answers independently of the library: `unsat` for a proved property,
 // `sat` for a refuted one. A manifest.json lists them with the plan.
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 #include "redist/verify/verdict.hpp"
 
 namespace redist {

@@ -1,5 +1,5 @@
 #pragma once
-// The alpha-beta cost model of plans (DESIGN.md §4, docs/cost_model.md). Each mesh axis
+// The alpha-beta cost model of plans (docs/design.md §4, docs/cost_model.md). Each mesh axis
 // belongs to a link class, intra-node (fast) or inter-node (slow); a collective over
 // several axes runs at the speed of its slowest one. A step over a group of g devices
 // whose larger local buffer (input or output) holds B bytes takes
@@ -28,8 +28,8 @@
 #include "redist/core/bigint.hpp"
 #include "redist/core/mesh.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist {
 

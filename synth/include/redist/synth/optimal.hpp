@@ -1,5 +1,5 @@
 #pragma once
-// Exact optimal plans under the cost model (DESIGN.md §4, docs/cost_model.md): an A*
+// Exact optimal plans under the cost model (docs/design.md §4, docs/cost_model.md): an A*
 // search over canonical types, each step kept within the memory budget. The step set:
 // all_slice of any free factor (sub-axes included), all_gather and all_to_all of any
 // suffix of a dim (factor by factor), reduce_scatter and all_reduce of pending
@@ -16,7 +16,7 @@
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist {
 

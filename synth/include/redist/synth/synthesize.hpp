@@ -1,5 +1,5 @@
 #pragma once
-// Synthesis of redistribution plans in the paper's normal form (DESIGN.md §4): memory-
+// Synthesis of redistribution plans in the paper's normal form (docs/design.md §4): memory-
 // shrinking all_slices first, then size-preserving all_to_alls with at most one
 // collective_permute, then all_gathers, so that no device ever holds more than
 // max(source, target) local bytes. Where no such plan exists a slice may follow an
@@ -12,7 +12,7 @@
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The Z3 checker (DESIGN.md §3): proves G1-G3 of a LOWERED plan against the types.
+// The Z3 checker (docs/design.md §3): proves G1-G3 of a LOWERED plan against the types.
 // Device coordinates and local indices are symbolic (one bounded integer per mesh axis
 // and per dim), so the size of every query is independent of the device count and of
 // the array size; explicit group/pair tables and explicit device orders are encoded as
@@ -9,9 +9,9 @@
 
 #include "redist/core/bigint.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/lowered.hpp"
-#include "redist/synth/plan.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/lowered.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 #include "redist/verify/verdict.hpp"
 
 namespace redist {

@@ -1,5 +1,5 @@
 #pragma once
-// Verdicts of the checker (DESIGN.md §3): each property is proved, refuted with a
+// Verdicts of the checker (docs/design.md §3): each property is proved, refuted with a
 // concrete counterexample, or unknown with the solver's reason. Unknown is never
 // reported as proved.
 

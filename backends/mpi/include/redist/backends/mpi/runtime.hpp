@@ -14,8 +14,8 @@
 #include "redist/backends/mpi/element.hpp"
 #include "redist/backends/mpi/kernels.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist::mpi {
 

@@ -1,13 +1,13 @@
-// Typing rules of the plan steps (DESIGN.md §2), at the level of axis factors: a
+// Typing rules of the plan steps (docs/design.md §2), at the level of axis factors: a
 // sub-axis suffix such as x:(2)2 may be gathered from a dim tiled {x} on x:4.
 
-#include "redist/synth/typing.hpp"
+#include "redist/plan/typing.hpp"
 
 #include <algorithm>
 #include <span>
 #include <string>
 
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 
 namespace redist {
 

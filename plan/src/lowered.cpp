@@ -1,11 +1,11 @@
 // The lowered form of typed steps and its materialization as explicit tables.
 
-#include "redist/synth/lowered.hpp"
+#include "redist/plan/lowered.hpp"
 
 #include <algorithm>
 
 #include "redist/core/semantics.hpp"
-#include "redist/synth/lowering.hpp"
+#include "redist/plan/lowering.hpp"
 
 namespace redist {
 

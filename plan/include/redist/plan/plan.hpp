@@ -1,5 +1,5 @@
 #pragma once
-// The plan IR (DESIGN.md §2): a source type, a list of collective steps, and an
+// The plan IR (docs/design.md §2): a source type, a list of collective steps, and an
 // optional asserted target. Shared by synthesis, the checker and every backend.
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 // Lowering of typed steps to explicit device groups and permute pairs.
 
-#include "redist/synth/lowering.hpp"
+#include "redist/plan/lowering.hpp"
 
 #include "redist/core/semantics.hpp"
-#include "redist/synth/lowered.hpp"
+#include "redist/plan/lowered.hpp"
 
 namespace redist {
 

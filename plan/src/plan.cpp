@@ -1,6 +1,6 @@
 // Names of the plan IR's step kinds.
 
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist {
 

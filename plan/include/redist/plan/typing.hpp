@@ -7,7 +7,7 @@
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "redist/core/semantics.hpp"
-#include "redist/synth/figures.hpp"
+#include "redist/plan/figures.hpp"
 
 namespace redist {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The LOWERED form of a typed plan (DESIGN.md §2): what actually runs. Each step is a
+// The LOWERED form of a typed plan (docs/design.md §2): what actually runs. Each step is a
 // collective with its device groups in member order, its permute (source, target)
 // pairs, its slice offsets as functions of the device, and its all-to-all split and
 // concat dims. The checker proves this form against the types, and the backends emit
@@ -17,8 +17,8 @@
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist {
 

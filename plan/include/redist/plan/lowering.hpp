@@ -8,8 +8,8 @@
 
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
-#include "redist/synth/plan.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist {
 

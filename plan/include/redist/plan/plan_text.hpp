@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
+#include "redist/plan/plan.hpp"
 
 namespace redist {
 

@@ -1,12 +1,12 @@
 // Exact per-step and per-plan figures (formulas in figures.hpp).
 
-#include "redist/synth/figures.hpp"
+#include "redist/plan/figures.hpp"
 
 #include <algorithm>
 #include <map>
 #include <type_traits>
 
-#include "redist/synth/lowering.hpp"
+#include "redist/plan/lowering.hpp"
 
 namespace redist {
 

@@ -1,7 +1,7 @@
 // The textual plan format (see plan_text.hpp): a line parser that embeds core's type
 // and mesh parsers, and the printer whose output it reads back exactly.
 
-#include "redist/synth/plan_text.hpp"
+#include "redist/plan/plan_text.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 #pragma once
-// Exact figures of plans (DESIGN.md §2-§3): per step the local bytes before and after,
+// Exact figures of plans (docs/design.md §2-§3): per step the local bytes before and after,
 // the bytes each device sends and receives (max and total over devices) and the group
 // size; per plan the peak, the bound, the bytes received and the lower bound LB(d).
 // Heavy header (big integers): include it only where figures are computed.
@@ -16,8 +16,8 @@
 
 #include "redist/core/bigint.hpp"
 #include "redist/core/result.hpp"
-#include "redist/synth/plan.hpp"
-#include "redist/synth/typing.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist {
 
