@@ -1,0 +1,148 @@
+"""redist: verified array redistributions for SPMD programs (docs/python.md).
+
+The C++ library as Python objects: parse meshes and types, plan a reshard (the default
+synthesis, the exact optimal search under a cost model, or a baseline), prove it with
+Z3 (correctness, memory bound, transfers), and read its lowered form and figures.
+Searches and proofs release the GIL. Strings are accepted wherever a Mesh or DistType
+is expected; bad input raises ValueError naming the column and the reason.
+
+    >>> import redist
+    >>> plan = redist.plan("{x:4, y:2}", "f32[{x}16, {y}8]", "f32[{y}16, {x}8]")
+    >>> redist.check(plan).verified
+    True
+
+`redist.jax.reshard(x, sharding)` runs verified plans inside jax.jit.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ._redist import (
+    AxisRef,
+    CheckReport,
+    CostModel,
+    Counterexample,
+    Dim,
+    DistType,
+    Link,
+    LoweredPlan,
+    LoweredStep,
+    Mesh,
+    Mismatch,
+    NoPlanError,
+    OptimalPlan,
+    PermuteMove,
+    Plan,
+    PlanCost,
+    PlanFigures,
+    PropertyResult,
+    Step,
+    StepCost,
+    StepFigures,
+    TypedState,
+    UnsupportedError,
+    lower,
+    parse_cost_model,
+    parse_mesh,
+    parse_plan,
+    parse_type,
+    simulate,
+)
+from . import _redist
+
+__all__ = [
+    "AxisRef", "CheckReport", "CostModel", "Counterexample", "Dim", "DistType", "Link",
+    "LoweredPlan", "LoweredStep", "Mesh", "Mismatch", "NoPlanError", "OptimalPlan",
+    "PermuteMove", "Plan", "PlanCost", "PlanFigures", "PropertyResult", "Step", "StepCost",
+    "StepFigures", "TypedState", "UnsupportedError", "check", "lower", "optimal",
+    "parse_cost_model", "parse_mesh", "parse_plan", "parse_type", "plan", "prove", "simulate",
+]
+
+__version__ = "0.1.0"
+
+Method = Literal["synthesize", "optimal", "gather_then_slice", "xla_style"]
+
+
+def _mesh(mesh: Mesh | str) -> Mesh:
+    return parse_mesh(mesh) if isinstance(mesh, str) else mesh
+
+
+def _type(t: DistType | str, mesh: Mesh) -> DistType:
+    return parse_type(t, mesh) if isinstance(t, str) else t
+
+
+def _cost_model(model: CostModel | str | None) -> CostModel | None:
+    return parse_cost_model(model) if isinstance(model, str) else model
+
+
+def plan(
+    mesh: Mesh | str,
+    src: DistType | str,
+    dst: DistType | str,
+    *,
+    target_mesh: Mesh | str | None = None,
+    budget: int | None = None,
+    method: Method = "synthesize",
+    cost_model: CostModel | str | None = None,
+) -> Plan:
+    """A plan from `src` to `dst` (types on `mesh`; `dst` on `target_mesh` when the
+    device order changes), with the target asserted.
+
+    method: "synthesize" (default, docs/synthesis.md), "optimal" (least modeled time
+    under `cost_model`, a CostModel or its config text; docs/cost_model.md), or a
+    baseline ("gather_then_slice", "xla_style"). `budget` bounds the bytes per device.
+    Raises ValueError on bad input, UnsupportedError outside the scope, NoPlanError
+    when nothing fits the budget.
+    """
+    m = _mesh(mesh)
+    tm = m if target_mesh is None else _mesh(target_mesh)
+    s, d = _type(src, m), _type(dst, tm)
+    if method == "synthesize":
+        return _redist.synthesize(m, s, tm, d, budget)
+    if method == "optimal":
+        return _redist.optimal_plan(m, s, tm, d, budget, _cost_model(cost_model)).plan
+    if budget is not None:
+        raise ValueError(f"budget: baselines ({method}) take no memory budget")
+    return _redist.baseline(method, m, s, tm, d)
+
+
+def optimal(
+    mesh: Mesh | str,
+    src: DistType | str,
+    dst: DistType | str,
+    *,
+    target_mesh: Mesh | str | None = None,
+    budget: int | None = None,
+    cost_model: CostModel | str | None = None,
+    max_expanded: int = 200_000,
+) -> OptimalPlan:
+    """The plan of least modeled time with what the search did (expanded states)."""
+    m = _mesh(mesh)
+    tm = m if target_mesh is None else _mesh(target_mesh)
+    return _redist.optimal_plan(m, _type(src, m), tm, _type(dst, tm), budget, _cost_model(cost_model),
+                                max_expanded)
+
+
+def check(plan: Plan | str, *, budget: int | None = None, timeout_ms: int = 10_000,
+          keep_smt2: bool = False) -> CheckReport:
+    """Proves or refutes G1-G3 of `plan` (a Plan or plan text) with Z3 (docs/checker.md).
+    A refuted property carries a Counterexample; `report.verified` says it all held."""
+    p = parse_plan(plan) if isinstance(plan, str) else plan
+    return _redist.check(p, budget, timeout_ms, keep_smt2)
+
+
+def prove(
+    mesh: Mesh | str,
+    src: DistType | str,
+    dst: DistType | str,
+    *,
+    target_mesh: Mesh | str | None = None,
+    budget: int | None = None,
+    method: Method = "synthesize",
+    cost_model: CostModel | str | None = None,
+    timeout_ms: int = 10_000,
+) -> tuple[Plan, CheckReport]:
+    """plan() then check(): the plan and its verdicts."""
+    p = plan(mesh, src, dst, target_mesh=target_mesh, budget=budget, method=method, cost_model=cost_model)
+    return p, check(p, budget=budget, timeout_ms=timeout_ms)
