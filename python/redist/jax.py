@@ -1,0 +1,314 @@
+"""Verified reshards inside jax.jit (docs/python.md).
+
+`reshard(x, sharding)` converts x's NamedSharding and the requested one to redist types
+(the mesh axes in order, one type entry per PartitionSpec entry), asks redist for the
+plan, proves it with Z3 (once per case; cached), and runs its lowered form
+(docs/design.md §2) as jax collectives under shard_map:
+
+    all_slice           dynamic slice at (member index in its group) * chunk
+    all_gather          lax.all_gather(tiled=True) over the group's axes
+    all_to_all          lax.all_to_all(tiled=True), split and concat dims from the lowering
+    collective_permute  lax.ppermute with the lowered (source, target) pairs
+
+Plans may use sub-axes (x:(m)k, a factor of axis x); jax collectives name whole axes, so
+the program runs on a view of the same device grid in which each mesh axis is split
+into the factors the plan uses (x:4 with x:(2)2 used becomes x#0:2, x#1:2). That view
+tiles every array exactly as the original mesh does, so entering and leaving it moves
+no data. The result is constrained to the requested sharding.
+
+Scope: both shardings on one jax Mesh, dims divisible by their tile counts, no
+`unreduced`/`reduced` axes (redist's pending reductions are not read from jax yet).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import Mesh as JaxMesh
+from jax.sharding import AxisType, NamedSharding, PartitionSpec
+
+from . import _redist
+from ._redist import CheckReport, DistType, LoweredStep, Mesh, Plan
+
+__all__ = ["reshard", "plan_for", "to_redist", "to_partition_spec", "mesh_of"]
+
+_ELEM_NAMES = {
+    "bool": "pred", "int8": "s8", "uint8": "u8", "int16": "s16", "uint16": "u16",
+    "float16": "f16", "bfloat16": "bf16", "int32": "s32", "uint32": "u32",
+    "float32": "f32", "int64": "s64", "uint64": "u64", "float64": "f64",
+}
+# Other dtypes are planned as unsigned integers of their width: only byte counts matter.
+_BY_WIDTH = {1: "u8", 2: "u16", 4: "u32", 8: "u64"}
+
+
+def _elem(dtype) -> str:
+    dt = np.dtype(dtype)
+    name = _ELEM_NAMES.get(dt.name) or _BY_WIDTH.get(dt.itemsize)
+    if name is None:
+        raise _redist.UnsupportedError(f"dtype {dt.name}: elements of {dt.itemsize} bytes have no redist type")
+    return name
+
+
+def mesh_of(mesh: JaxMesh) -> Mesh:
+    """The redist mesh of a jax Mesh: its axes in order, mesh position p being
+    mesh.devices.flat[p] (so redist device ids are positions in the jax grid)."""
+    for name in mesh.axis_names:
+        if not (isinstance(name, str) and name.isidentifier()):
+            raise ValueError(f"mesh axis {name!r}: redist axis names are identifiers")
+    return Mesh([(name, int(size)) for name, size in mesh.shape.items()])
+
+
+def _entries(spec: PartitionSpec, rank: int) -> list[tuple[str, ...]]:
+    """The mesh axes of each dim, major first."""
+    if getattr(spec, "unreduced", None) or getattr(spec, "reduced", None):
+        raise _redist.UnsupportedError(f"{spec}: unreduced/reduced axes are not supported by redist.jax yet")
+    entries = list(spec)
+    if len(entries) > rank:
+        raise ValueError(f"{spec} has {len(entries)} entries for an array of rank {rank}")
+    out = []
+    for i, e in enumerate(entries + [None] * (rank - len(entries))):
+        if e is PartitionSpec.UNCONSTRAINED:
+            raise ValueError(f"{spec}: dim {i} is unconstrained; redist needs a concrete sharding")
+        out.append(() if e is None else (e,) if isinstance(e, str) else tuple(e))
+    return out
+
+
+def to_redist(sharding: NamedSharding, shape: Sequence[int], dtype) -> tuple[Mesh, DistType]:
+    """The redist mesh and type of an array of `shape` and `dtype` sharded by `sharding`.
+    ValueError (with the column from redist's parser) when the spec is not a valid type,
+    e.g. an axis used twice or unknown."""
+    mesh = mesh_of(sharding.mesh)
+    dims = []
+    for axes, size in zip(_entries(sharding.spec, len(shape)), shape):
+        dims.append(("{" + ",".join(axes) + "}" if axes else "") + str(int(size)))
+    text = f"{_elem(dtype)}[{', '.join(dims)}]"
+    try:
+        return mesh, _redist.parse_type(text, mesh)
+    except ValueError as e:
+        raise type(e)(f"{sharding.spec} as {text}: {e}") from None
+
+
+def to_partition_spec(t: DistType) -> PartitionSpec:
+    """The PartitionSpec of `t`; ValueError when t uses sub-axes or pending reductions,
+    which a PartitionSpec over the same mesh cannot express."""
+    if t.reduce_axes:
+        raise ValueError(f"{t}: pending reductions have no PartitionSpec")
+    entries: list[str | tuple[str, ...] | None] = []
+    for d in t.dims:
+        if any(a.sub for a in d.axes):
+            raise ValueError(f"{t}: sub-axes have no PartitionSpec over the same mesh")
+        names = tuple(a.name for a in d.axes)
+        entries.append(None if not names else names[0] if len(names) == 1 else names)
+    while entries and entries[-1] is None:
+        entries.pop()
+    return PartitionSpec(*entries)
+
+
+@dataclass(frozen=True)
+class _Factors:
+    """Each mesh axis split at the boundaries the plan's sub-axes need."""
+
+    cuts: dict[str, list[int]]  # per axis, sorted factor boundaries 1 .. size
+    names: tuple[str, ...]      # factor axis names in mesh order, major first
+    shape: tuple[int, ...]
+
+    @staticmethod
+    def of(mesh: Mesh, refs: Sequence[_redist.AxisRef]) -> _Factors:
+        cuts = {name: {1, size} for name, size in mesh.axes}
+        for r in refs:
+            cuts[r.name] |= {r.pre, r.pre * r.size}
+        sorted_cuts = {n: sorted(c) for n, c in cuts.items()}
+        names, shape = [], []
+        for name, _ in mesh.axes:
+            b = sorted_cuts[name]
+            for i in range(len(b) - 1):
+                names.append(_factor_name(name, i, b))
+                shape.append(b[i + 1] // b[i])
+        return _Factors(sorted_cuts, tuple(names), tuple(shape))
+
+    def of_ref(self, r: _redist.AxisRef) -> tuple[str, ...]:
+        """Factor names of a (sub-)axis, major first."""
+        b = self.cuts[r.name]
+        return tuple(_factor_name(r.name, i, b) for i in range(len(b) - 1)
+                     if r.pre <= b[i] and b[i + 1] <= r.pre * r.size)
+
+    def of_refs(self, refs: Sequence[_redist.AxisRef]) -> tuple[str, ...]:
+        return tuple(n for r in refs for n in self.of_ref(r))
+
+    def spec(self, t: DistType) -> PartitionSpec:
+        return PartitionSpec(*[self.of_refs(d.axes) or None for d in t.dims])
+
+    def mesh(self, mesh: JaxMesh) -> JaxMesh:
+        if self.names == tuple(mesh.axis_names):
+            return mesh
+        types = dict(zip(mesh.axis_names, mesh.axis_types))
+        return JaxMesh(mesh.devices.reshape(self.shape), self.names,
+                       axis_types=tuple(types[n.split("#")[0]] for n in self.names))
+
+
+def _factor_name(axis: str, i: int, cuts: list[int]) -> str:
+    return axis if len(cuts) == 2 else f"{axis}#{i}"
+
+
+def _all_refs(lowered: _redist.LoweredPlan) -> list[_redist.AxisRef]:
+    refs = []
+    for state in [lowered.source] + [s.after for s in lowered.steps]:
+        refs += [a for d in state.type.dims for a in d.axes]
+    for s in lowered.steps:
+        refs += s.group_axes or []
+    return refs
+
+
+def _member_index(names: tuple[str, ...], sizes: dict[str, int]):
+    """This device's member index in its group over `names` (names[0] most significant)."""
+    index = jnp.int32(0)
+    for n in names:
+        index = index * sizes[n] + lax.axis_index(n)
+    return index
+
+
+def _step_fn(step: LoweredStep, factors: _Factors) -> Callable:
+    """The step as a function of the local block inside shard_map."""
+    sizes = dict(zip(factors.names, factors.shape))
+    if step.explicit_table:
+        raise _redist.UnsupportedError(f"{step.kind}: explicit group tables are not run by redist.jax")
+    kind = step.kind
+    if kind == "collective_permute":
+        if step.before.mesh != step.after.mesh:
+            raise _redist.UnsupportedError("a permute that changes the device order is not run by redist.jax")
+        pairs = [(s, t) for s, t in step.pairs]
+        if all(s == t for s, t in pairs):
+            return lambda x: x
+        # Physical ids are positions in the jax grid, the linear index over all factors.
+        return lambda x: lax.ppermute(x, factors.names, perm=pairs)
+    names = factors.of_refs(step.group_axes)
+    if kind == "all_slice":
+        dim, chunk = step.dim, step.chunk
+        return lambda x: lax.dynamic_slice_in_dim(x, _member_index(names, sizes) * chunk, chunk, axis=dim)
+    if kind == "all_gather":
+        return lambda x: lax.all_gather(x, names, axis=step.dim, tiled=True)
+    if kind == "all_to_all":
+        split, concat = step.split_dim, step.concat_dim
+        return lambda x: lax.all_to_all(x, names, split, concat, tiled=True)
+    raise _redist.UnsupportedError(f"{kind}: pending reductions are not run by redist.jax")
+
+
+@dataclass(frozen=True, eq=False)
+class _Program:
+    plan: Plan
+    report: CheckReport | None
+    factors: _Factors
+    steps: tuple[Callable, ...]
+    in_spec: PartitionSpec
+    out_spec: PartitionSpec
+
+
+def _key_spec(spec: PartitionSpec, rank: int) -> tuple:
+    return tuple(_entries(spec, rank))
+
+
+@functools.lru_cache(maxsize=1024)
+def _program(jmesh: JaxMesh, src_entries: tuple, dst_entries: tuple, shape: tuple[int, ...], dtype: str,
+             verify: bool, budget: int | None) -> _Program:
+    src = NamedSharding(jmesh, PartitionSpec(*src_entries))
+    dst = NamedSharding(jmesh, PartitionSpec(*dst_entries))
+    mesh, s = to_redist(src, shape, dtype)
+    _, d = to_redist(dst, shape, dtype)
+    plan = _redist.synthesize(mesh, s, mesh, d, budget)
+    report = None
+    if verify:
+        report = _redist.check(plan, budget)
+        if not report.verified:
+            raise RuntimeError(f"redist: the plan from {s} to {d} did not verify: {report!r}")
+    lowered = _redist.lower(plan)
+    factors = _Factors.of(mesh, _all_refs(lowered))
+    steps = tuple(_step_fn(step, factors) for step in lowered.steps)
+    return _Program(plan, report, factors, steps, factors.spec(s), factors.spec(d))
+
+
+def _source_sharding(x, src: NamedSharding | PartitionSpec | None, mesh: JaxMesh) -> NamedSharding:
+    if isinstance(src, NamedSharding):
+        return src
+    if isinstance(src, PartitionSpec):
+        return NamedSharding(mesh, src)
+    if not _tracing(x) and isinstance(getattr(x, "sharding", None), NamedSharding):
+        return x.sharding  # a concrete jax.Array
+    aval = getattr(jax.typeof(x), "sharding", None)
+    if (isinstance(aval, NamedSharding) and aval.mesh.axis_names
+            and all(t == AxisType.Explicit for t in aval.mesh.axis_types)):
+        # A tracer under explicit axes: the aval carries the spec; the devices are the target's.
+        return NamedSharding(mesh, aval.spec)
+    raise ValueError("redist.jax.reshard: the source sharding of x is not known here (inside jax.jit "
+                     "with automatic axes); pass src=NamedSharding(...) or src=PartitionSpec(...)")
+
+
+def _program_for(x, sharding: NamedSharding, src, verify: bool, budget: int | None) -> _Program:
+    if not isinstance(sharding, NamedSharding):
+        raise TypeError(f"redist.jax.reshard: expected a NamedSharding target, got {type(sharding).__name__}")
+    source = _source_sharding(x, src, sharding.mesh)
+    if source.mesh != sharding.mesh:
+        raise _redist.UnsupportedError("redist.jax.reshard: the source and target shardings must share one Mesh")
+    rank = len(x.shape)
+    return _program(sharding.mesh, _key_spec(source.spec, rank), _key_spec(sharding.spec, rank),
+                    tuple(int(n) for n in x.shape), np.dtype(x.dtype).name, verify, budget)
+
+
+def plan_for(x, sharding: NamedSharding, *, src: NamedSharding | PartitionSpec | None = None,
+             verify: bool = True, budget: int | None = None) -> tuple[Plan, CheckReport | None]:
+    """The plan reshard() runs for `x` (an array or anything with .shape and .dtype)
+    and its checker report (None when verify=False)."""
+    p = _program_for(x, sharding, src, verify, budget)
+    return p.plan, p.report
+
+
+def reshard(x: jax.Array, sharding: NamedSharding, *, src: NamedSharding | PartitionSpec | None = None,
+            verify: bool = True, budget: int | None = None) -> jax.Array:
+    """`x` resharded to `sharding` by redist's verified plan, run as jax collectives.
+
+    Works inside jax.jit and outside it. The source sharding is x.sharding for a
+    concrete array, the aval's sharding under explicit mesh axes, or `src` (required
+    inside jit with automatic axes, where x's sharding is not known while tracing;
+    x is constrained to it). With verify=True (the default) the plan is proved with Z3
+    before it is used, once per (mesh, shardings, shape, dtype). `budget` bounds the
+    bytes per device. Raises ValueError on bad shardings and redist.UnsupportedError
+    outside the scope (different meshes, non-divisible dims, unreduced axes).
+    """
+    prog = _program_for(x, sharding, src, verify, budget)
+    if not prog.steps:
+        return jax.lax.with_sharding_constraint(x, sharding) if _tracing(x) else jax.device_put(x, sharding)
+    if not _tracing(x):
+        return _jitted(prog, sharding)(x)
+    return _run(prog, sharding, x)
+
+
+def _run(prog: _Program, sharding: NamedSharding, x):
+    def body(block):
+        for step in prog.steps:
+            block = step(block)
+        return block
+
+    fmesh = prog.factors.mesh(sharding.mesh)
+    # Under explicit axes jax tracks each value's mesh: move onto the factored view and
+    # back with jax.sharding.reshard, which tiles identically and so moves no data.
+    explicit = all(t == AxisType.Explicit for t in sharding.mesh.axis_types)
+    if explicit and fmesh is not sharding.mesh:
+        x = jax.sharding.reshard(x, NamedSharding(fmesh, prog.in_spec))
+    out = jax.shard_map(body, mesh=fmesh, in_specs=prog.in_spec, out_specs=prog.out_spec, check_vma=False)(x)
+    if explicit:
+        return jax.sharding.reshard(out, sharding)
+    return jax.lax.with_sharding_constraint(out, sharding)
+
+
+@functools.lru_cache(maxsize=256)
+def _jitted(prog: _Program, sharding: NamedSharding) -> Callable:
+    return jax.jit(functools.partial(_run, prog, sharding))
+
+
+def _tracing(x) -> bool:
+    return isinstance(x, jax.core.Tracer)

@@ -1,0 +1,189 @@
+"""The redist module's objects: parsing and its errors, planning (synthesis, optimal,
+baselines, budgets), figures, cost, the lowered form, and the checker's verdicts on
+right and wrong plans, each field asserted."""
+
+import pathlib
+
+import pytest
+
+import redist
+
+MESH = "{x:4, y:2}"
+SRC = "f32[{x}16, {y}8]"
+DST = "f32[{y}16, {x}8]"
+
+
+def test_installed_package_not_source_tree():
+    assert "site-packages" in pathlib.Path(redist._redist.__file__).parts
+
+
+def test_mesh_and_type_fields():
+    mesh = redist.parse_mesh("{x:2, y:2} devices=[3,2,1,0]")
+    assert mesh.axes == [("x", 2), ("y", 2)]
+    assert mesh.num_devices == 4
+    assert mesh.device_order == [3, 2, 1, 0]
+    assert mesh.coords_of_device(3) == [0, 0]
+    assert mesh.device_at_coords([1, 0]) == 1
+    assert str(mesh) == "{x:2, y:2} devices=[3,2,1,0]"
+    assert redist.Mesh([("x", 2), ("y", 2)], [3, 2, 1, 0]) == mesh
+    t = redist.parse_type("bf16[8{x:(1)2,y}32, 6] sum{x:(2)2}", redist.parse_mesh(MESH))
+    assert t.elem == "bf16" and t.elem_bytes == 2
+    assert t.shape == [32, 6] and t.local_shape == [8, 6]
+    assert t.local_bytes == 96
+    assert [str(a) for a in t.dims[0].axes] == ["x:(1)2", "y"]
+    assert (t.dims[0].axes[0].name, t.dims[0].axes[0].pre, t.dims[0].axes[0].size) == ("x", 1, 2)
+    assert t.dims[0].tiles == 4 and t.dims[1].tiles == 1
+    assert t.reduce_op == "sum" and [str(a) for a in t.reduce_axes] == ["x:(2)2"]
+    assert str(t) == "bf16[{x:(1)2,y}32, 6] sum{x:(2)2}"
+    assert repr(t) == "DistType('bf16[{x:(1)2,y}32, 6] sum{x:(2)2}')"
+    assert t.replication_factor(redist.parse_mesh(MESH)) == 1
+
+
+def test_big_sizes_are_exact_ints():
+    mesh = redist.parse_mesh("{a:16, b:16, c:16, d:16}")
+    t = redist.parse_type("f64[{a}4611686018427387904, 1024]", mesh)
+    assert t.local_bytes == (4611686018427387904 // 16) * 1024 * 8  # past 2^64
+
+
+@pytest.mark.parametrize("text, column, reason", [
+    ("{x:4, x:2}", 7, "axis 'x' is declared twice"),
+    ("{x:0}", 4, "size"),
+    ("{x:4", 5, ""),
+])
+def test_mesh_errors_name_column_and_reason(text, column, reason):
+    with pytest.raises(ValueError) as info:
+        redist.parse_mesh(text)
+    e = info.value
+    assert str(e).startswith(f"at column {column}:"), str(e)
+    assert e.position == column - 1
+    assert e.kind in ("parse", "invalid")
+    assert reason in e.reason
+
+
+def test_type_error_names_column_and_reason():
+    mesh = redist.parse_mesh(MESH)
+    with pytest.raises(ValueError) as info:
+        redist.parse_type("f32[{x}16, {x}8]", mesh)
+    assert str(info.value) == "at column 13: axis 'x' is used twice (first at column 6)"
+    assert info.value.position == 12
+    assert info.value.reason == "axis 'x' is used twice (first at column 6)"
+    with pytest.raises(ValueError, match="unknown mesh axis 'q'|'q'"):
+        redist.parse_type("f32[{q}16]", mesh)
+
+
+def test_plan_steps_states_and_text_round_trip():
+    plan = redist.plan(MESH, SRC, DST)
+    assert [s.kind for s in plan.steps] == ["all_to_all", "collective_permute"]
+    a2a = plan.steps[0]
+    assert (a2a.src_dim, a2a.dst_dim, [str(a) for a in a2a.axes]) == (0, 1, ["x:(2)2"])
+    assert a2a.dim is None and a2a.to is None and a2a.groups is None
+    assert str(plan.steps[1].to) == DST and plan.steps[1].axes is None
+    assert [str(s.type) for s in plan.states()] == ["f32[{x:(1)2}16, {y,x:(2)2}8]", DST]
+    assert str(plan.target) == DST and str(plan.source) == SRC and str(plan.mesh) == MESH
+    assert redist.parse_plan(str(plan)) == plan
+    assert len(plan) == 2
+
+
+def test_figures_and_cost():
+    plan = redist.plan(MESH, SRC, DST)
+    f = plan.figures()
+    assert (f.source_local_bytes, f.target_local_bytes, f.peak_local_bytes, f.bound_bytes) == (64, 64, 64, 64)
+    assert (f.recv_bytes_max, f.recv_bytes_total) == (96, 512)
+    assert (f.lower_bound_max, f.lower_bound_total) == (64, 384)
+    assert [(s.kind, s.group_size, s.recv_bytes_max) for s in f.steps] == [
+        ("all_to_all", 2, 32), ("collective_permute", 2, 64)]
+    assert plan.figures(budget=1000).bound_bytes == 1000
+    cost = plan.cost()
+    assert cost.collectives == 2 and cost.wire_bytes == 32 + 64
+    assert cost.time_us == pytest.approx(sum(s.time_us for s in cost.steps))
+    slow = plan.cost(redist.CostModel.parse("x = inter\n"))
+    assert slow.time_us > cost.time_us and slow.steps[0].link == "inter"
+
+
+def test_lowered_groups_pairs_offsets():
+    lowered = redist.lower(redist.plan(MESH, SRC, DST))
+    a2a, perm = lowered.steps
+    assert (a2a.kind, a2a.split_dim, a2a.concat_dim, a2a.group_size) == ("all_to_all", 1, 0, 2)
+    assert a2a.groups == [[0, 2], [1, 3], [4, 6], [5, 7]]
+    assert perm.kind == "collective_permute" and perm.groups is None
+    assert perm.pairs == [(0, 0), (4, 1), (2, 2), (6, 3), (1, 4), (5, 5), (3, 6), (7, 7)]
+    sliced = redist.lower(redist.plan("{x:4}", "f32[8, 4]", "f32[{x}8, 4]")).steps[0]
+    assert (sliced.kind, sliced.dim, sliced.chunk) == ("all_slice", 0, 2)
+    assert sliced.offsets == [0, 2, 4, 6]
+    gathered = redist.lower(redist.plan("{x:4}", "f32[{x}8, 4]", "f32[8, 4]")).steps[0]
+    assert (gathered.kind, gathered.dim, gathered.groups) == ("all_gather", 0, [[0, 1, 2, 3]])
+
+
+def test_check_proves_synthesized_plan():
+    plan, report = redist.prove(MESH, SRC, DST)
+    assert report.verified and bool(report)
+    for prop in (report.correct, report.memory, report.no_peak):
+        assert prop.verdict == "proved" and prop.counterexample is None
+    assert report.transfers == "excess" and report.received_over_lower_bound == "1.5000"
+    assert report.tight.verdict == "refuted"
+    assert (report.bound_bytes, report.peak_local_bytes, report.recv_bytes_max, report.lower_bound_bytes_max) == (
+        64, 64, 96, 64)
+    assert redist.simulate(plan) is None
+
+
+def test_check_refutes_wrong_pairs_with_counterexample_the_interpreter_confirms():
+    # The right plan with two permute pairs crossed: devices 1 and 4 get each other's data.
+    wrong = redist.parse_plan("""
+        mesh {x:4, y:2}
+        source f32[{x}16, {y}8]
+        all_to_all(src=0, dst=1, axes={x:(2)2})
+        collective_permute(to=f32[{y}16, {x}8], pairs=[(0,0),(1,1),(2,2),(6,3),(4,4),(5,5),(3,6),(7,7)])
+        target f32[{y}16, {x}8]
+    """)
+    report = redist.check(wrong)
+    assert not report.verified
+    assert report.correct.verdict == "refuted"
+    cex = report.correct.counterexample
+    assert cex is not None and cex.device in (1, 4) and cex.step == 2
+    assert cex.coords == [cex.device // 2, cex.device % 2]
+    assert cex.actual_global != cex.expected_global
+    mismatch = redist.simulate(wrong)
+    assert mismatch is not None and mismatch.device in (1, 4) and mismatch.expected != mismatch.actual
+
+
+def test_check_refutes_memory_over_budget():
+    plan = redist.plan(MESH, SRC, DST, method="gather_then_slice")
+    report = redist.check(plan)
+    assert report.correct.verdict == "proved" and report.memory.verdict == "refuted"
+    assert report.peak_local_bytes == 512 and not report.verified
+    assert report.memory.counterexample is not None
+
+
+def test_optimal_and_baselines():
+    best = redist.optimal(MESH, SRC, DST)
+    assert best.time_us == pytest.approx(best.plan.cost().time_us)
+    assert best.expanded > 0 and best.generated >= best.expanded
+    assert best.time_us <= redist.plan(MESH, SRC, DST).cost().time_us + 1e-9
+    assert redist.check(redist.plan(MESH, SRC, DST, method="optimal")).verified
+    xla = redist.plan(MESH, SRC, DST, method="xla_style")
+    assert redist.simulate(xla) is None and str(xla.target) == DST
+    with pytest.raises(ValueError, match="unknown baseline"):
+        redist._redist.baseline("nope", redist.parse_mesh(MESH), redist.parse_type(SRC, redist.parse_mesh(MESH)),
+                                redist.parse_mesh(MESH), redist.parse_type(DST, redist.parse_mesh(MESH)))
+
+
+def test_budget_errors_and_scope():
+    with pytest.raises(redist.NoPlanError) as info:
+        redist.plan(MESH, SRC, DST, budget=32)
+    assert info.value.kind == "no_plan" and isinstance(info.value, ValueError)
+    wide = redist.plan("{x:4}", "f32[{x}16, 8]", "f32[16, {x}8]", budget=1 << 20)
+    assert redist.check(wide, budget=1 << 20).verified
+    with pytest.raises(redist.UnsupportedError) as info:
+        redist.plan("{x:2, y:2}", "f32[{x,y}5, 3]", "f32[5, 3]")
+    assert info.value.kind == "unsupported"
+    with pytest.raises(ValueError, match="different arrays|shape|size"):
+        redist.plan(MESH, SRC, "f32[{y}16, {x}16]")
+
+
+def test_cost_model_errors_name_position():
+    with pytest.raises(ValueError) as info:
+        redist.CostModel.parse("x = warp\n")
+    assert info.value.position is not None and "warp" in str(info.value)
+    model = redist.CostModel.parse("x = inter\ninter.bandwidth_gbps = 10\n")
+    assert model.inter_axes == ["x"] and model.inter.bandwidth_gbps == 10
+    assert model.link_class("x") == "inter" and model.link_class("y") == "intra"
