@@ -244,8 +244,9 @@ def _source_sharding(x, src: NamedSharding | PartitionSpec | None, mesh: JaxMesh
             and all(t == AxisType.Explicit for t in aval.mesh.axis_types)):
         # A tracer under explicit axes: the aval carries the spec; the devices are the target's.
         return NamedSharding(mesh, aval.spec)
-    raise ValueError("redist.jax.reshard: the source sharding of x is not known here (inside jax.jit "
-                     "with automatic axes); pass src=NamedSharding(...) or src=PartitionSpec(...)")
+    raise ValueError("redist.jax.reshard: x's source sharding is not a known NamedSharding (inside jax.jit "
+                     "with automatic axes jax does not know it while tracing); pass src=NamedSharding(...) "
+                     "or src=PartitionSpec(...)")
 
 
 def _program_for(x, sharding: NamedSharding, src, verify: bool, budget: int | None) -> _Program:

@@ -187,3 +187,15 @@ def test_cost_model_errors_name_position():
     model = redist.CostModel.parse("x = inter\ninter.bandwidth_gbps = 10\n")
     assert model.inter_axes == ["x"] and model.inter.bandwidth_gbps == 10
     assert model.link_class("x") == "inter" and model.link_class("y") == "intra"
+
+
+def test_threads_plan_and_prove_concurrently():
+    # The searches and proofs release the GIL; concurrent calls give the serial results.
+    from concurrent.futures import ThreadPoolExecutor
+
+    cases = [(MESH, SRC, DST), ("{x:4, y:2}", "f32[{y}16, 16, {x}16]", "f32[16, {x,y}16, 16]"),
+             ("{a:2, b:2}", "f32[{a}16, {b}16]", "f32[{b}16, {a}16]"), ("{x:8}", "f32[{x}16, 8]", "f32[16, {x}8]")] * 2
+    serial = [(str(p), repr(r)) for p, r in (redist.prove(*c) for c in cases)]
+    with ThreadPoolExecutor(4) as pool:
+        parallel = [(str(p), repr(r)) for p, r in pool.map(lambda c: redist.prove(*c), cases)]
+    assert parallel == serial and all("verified=True" in r for _, r in serial)
