@@ -363,7 +363,7 @@ Result<std::string> to_placements(const DistType& type, const Mesh& mesh) {
       int64_t sf = 1;
       for (std::size_t k = 0; k < j; ++k)
         if (*mesh.axis_index(axes[k].name) > i) sf *= axes[k].size;
-      out[i] = sf == 1 ? str("Shard(", d, ")") : str("_StridedShard(dim=", d, ", sf=", sf, ")");
+      out[i] = sf == 1 ? str("Shard(dim=", d, ")") : str("_StridedShard(dim=", d, ", sf=", sf, ")");
     }
   }
   for (const auto& ref : type.reduce_axes) out[*mesh.axis_index(ref.name)] = str("Partial(", reduce_op_name(type.reduce_op), ")");
