@@ -79,16 +79,21 @@ TEST(NotationHlo, InventsMeshAxesFromTheIotaReshape) {
   EXPECT_EQ(to_string(r->mesh), "{a:4, b:2}");
   EXPECT_EQ(to_string(r->type), "f32[{b}8, 3, {a}8]");
 
-  // A tile dim that takes part of a reshape dim gets a sub-axis.
+  // A reshape dim that tile dims cut becomes one axis per piece.
   r = from_hlo_sharding("{devices=[4,2,1]<=[4,2]T(1,0)}", shape({8, 8, 8}));
   ASSERT_TRUE(r.ok()) << r.error().to_string();
-  EXPECT_EQ(to_string(r->mesh), "{a:4, b:2}");
-  EXPECT_EQ(to_string(r->type), "f32[{b,a:(1)2}8, {a:(2)2}8, 8]");
+  EXPECT_EQ(to_string(r->mesh), "{a:2, b:2, c:2}");
+  EXPECT_EQ(to_string(r->type), "f32[{c,a}8, {b}8, 8]");
 
   r = from_hlo_sharding("{devices=[2,1,4]<=[8] last_tile_dim_replicate}", shape({16, 16}));
   ASSERT_TRUE(r.ok()) << r.error().to_string();
-  EXPECT_EQ(to_string(r->mesh), "{a:8}");
-  EXPECT_EQ(to_string(r->type), "f32[{a:(1)2}16, 16]");
+  EXPECT_EQ(to_string(r->mesh), "{a:2, b:4}");
+  EXPECT_EQ(to_string(r->type), "f32[{a}16, 16]");
+
+  r = from_hlo_sharding("{devices=[4,2]<=[8]}", shape({16, 16}));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(to_string(r->mesh), "{a:4, b:2}");
+  EXPECT_EQ(to_string(r->type), "f32[{a}16, {b}16]");
 
   HloShardingOptions named;
   named.axis_names = {"data", "model"};
@@ -96,6 +101,28 @@ TEST(NotationHlo, InventsMeshAxesFromTheIotaReshape) {
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_EQ(to_string(r->mesh), "{data:2, model:4}");
   EXPECT_EQ(to_string(r->type), "f32[{model}8, {data}8]");
+  named.axis_names = {"data"};
+  r = from_hlo_sharding("{devices=[4,2]<=[2,4]T(1,0)}", shape({8, 8}), named);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("2 axes but 1 names"), std::string::npos);
+}
+
+TEST(NotationHlo, SplitsSubAxesIntoMeshAxes) {
+  const Mesh mesh = mesh_of("{x:4, y:6} devices=[23,22,21,20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0]");
+  const DistType a = type_of("f32[{y:(1)2,x:(2)2}8, {x:(1)2}6] sum{y:(2)3}", mesh);
+  const DistType b = type_of("f32[{x}8, {y}6]", mesh);
+  auto split = notation::split_sub_axes(mesh, {a, b});
+  ASSERT_TRUE(split.ok()) << split.error().to_string();
+  EXPECT_EQ(to_string(split->mesh), "{a:2, b:2, c:2, d:3} devices=[23,22,21,20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,"
+                                    "5,4,3,2,1,0]");
+  EXPECT_EQ(to_string(split->types[0]), "f32[{c,b}8, {a}6] sum{d}");
+  EXPECT_EQ(to_string(split->types[1]), "f32[{a,b}8, {c,d}6]");
+  DistType plain = a;
+  plain.reduce_axes.clear();
+  DistType split_plain = split->types[0];
+  split_plain.reduce_axes.clear();
+  EXPECT_TRUE(testing::same_placement(mesh, plain, split->mesh, split_plain));
+  EXPECT_TRUE(testing::same_placement(mesh, b, split->mesh, split->types[1]));
 }
 
 TEST(NotationHlo, ExplicitDeviceListsBecomeADeviceOrder) {

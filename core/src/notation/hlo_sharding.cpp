@@ -22,23 +22,11 @@ std::string join(const std::vector<int64_t>& v) {
   return out;
 }
 
-// Mesh axes named after `names` or a, b, c, ... for the given sizes (size-1 ones dropped).
-Result<Mesh> invent_mesh(const std::vector<int64_t>& sizes, const std::vector<std::string>& names,
-                         std::vector<int64_t> devices) {
+// Mesh axes of the given sizes (size-1 ones dropped), named later by split_sub_axes.
+Result<Mesh> invent_mesh(const std::vector<int64_t>& sizes, std::vector<int64_t> devices) {
   std::vector<MeshAxis> axes;
   for (int64_t s : sizes)
-    if (s > 1) axes.push_back({"", s});
-  if (!names.empty() && names.size() != axes.size())
-    return invalid_error(str("the sharding needs ", axes.size(), " mesh axes but ", names.size(), " names were given"));
-  for (std::size_t i = 0; i < axes.size(); ++i) {
-    if (!names.empty()) {
-      axes[i].name = names[i];
-    } else {
-      // a..z, then a1, b1, ...
-      axes[i].name = str(static_cast<char>('a' + i % 26));
-      if (i >= 26) axes[i].name += std::to_string(i / 26);
-    }
-  }
+    if (s > 1) axes.push_back({str("t", axes.size()), s});
   bool identity = true;
   for (std::size_t i = 0; i < devices.size(); ++i) identity = identity && devices[i] == static_cast<int64_t>(i);
   if (identity) devices.clear();
@@ -159,18 +147,20 @@ Result<MeshType> from_hlo_sharding(std::string_view text, const ArrayShape& shap
   if (dims->size() != shape.dims.size() + subgroups)
     return parse_error(dims_at, str("the tile assignment has ", dims->size(), " dims but the array has rank ",
                                     shape.dims.size(), (subgroups ? str(" plus ", subgroups, " subgroup dims") : "")));
-  Mesh invented;
-  const Mesh* mesh = options.mesh;
-  if (!mesh) {
-    auto m = iota ? invent_mesh(reshape, options.axis_names, {}) : invent_mesh(*dims, options.axis_names, tiles.devices);
-    if (!m) return detail::at(m.error(), assign_at);
-    invented = std::move(*m);
-    mesh = &invented;
-    // An explicit list became the invented mesh's device order: tile t sits at position t.
+  if (options.mesh) {
+    auto type = detail::type_from_tiles(tiles, shape, *options.mesh);
+    if (!type) return detail::at(type.error(), assign_at);
+    return MeshType{*options.mesh, std::move(*type)};
   }
+  // An explicit list becomes the invented mesh's device order (tile t at position t);
+  // the iota form's reshape dims are the axes, split below where tile dims cut them.
+  auto mesh = iota ? invent_mesh(reshape, {}) : invent_mesh(*dims, tiles.devices);
+  if (!mesh) return detail::at(mesh.error(), assign_at);
   auto type = detail::type_from_tiles(tiles, shape, *mesh);
   if (!type) return detail::at(type.error(), assign_at);
-  return MeshType{*mesh, std::move(*type)};
+  auto split = split_sub_axes(*mesh, {*type}, options.axis_names);
+  if (!split) return detail::at(split.error(), assign_at);
+  return MeshType{std::move(split->mesh), std::move(split->types[0])};
 }
 
 Result<std::string> to_hlo_sharding(const DistType& type, const Mesh& mesh) {

@@ -45,6 +45,19 @@ struct MeshType {
   DistType type;
 };
 
+/// Types over one mesh rewritten on a finer mesh without sub-axes.
+struct SplitMesh {
+  Mesh mesh;
+  std::vector<DistType> types;
+};
+/// Splits each mesh axis at every factor boundary that `types` use (an axis x:4 of which
+/// x:(1)2 is used becomes two axes of size 2) and rewrites the types on the result with
+/// whole axes only; every device keeps its shards. Axes of size 1 are dropped. The new
+/// axes are named `axis_names` (one per new axis) or, when that is empty, a, b, c, ...
+/// For meshes invented for other systems' shardings.
+Result<SplitMesh> split_sub_axes(const Mesh& mesh, const std::vector<DistType>& types,
+                                 const std::vector<std::string>& axis_names = {});
+
 // ---------------------------------------------------------------------------------
 // XLA HloSharding text: `{devices=[2,1,4]<=[4,2]T(1,0)}`, `{devices=[2,2]0,2,1,3}`,
 // `... last_tile_dim_replicate`, `... last_tile_dims={replicated}`, `{replicated}`.
@@ -58,8 +71,9 @@ struct HloShardingOptions {
 };
 
 /// Reads an HloSharding of an array of `shape`. Without a mesh, invents one: the iota
-/// form `<=[dims]T(perm)` gives one axis per reshape dim (row-major devices), an explicit
-/// device list gives one axis per tile dim with `devices=[...]`. Refuses `{maximal ...}`,
+/// form `<=[dims]T(perm)` gives the reshape dims split where tile dims cut them
+/// (row-major devices, so `{devices=[4,2]<=[8]}` is {a:4, b:2}), an explicit device list
+/// gives one axis per tile dim with `devices=[...]`. Refuses `{maximal ...}`,
 /// `{manual}`, manual subgroups, tuples, and device orders that no type on the given
 /// mesh expresses, each with the reason.
 Result<MeshType> from_hlo_sharding(std::string_view text, const ArrayShape& shape,
