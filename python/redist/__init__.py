@@ -11,7 +11,8 @@ is expected; bad input raises ValueError naming the column and the reason.
     >>> redist.check(plan).verified
     True
 
-`redist.jax.reshard(x, sharding)` runs verified plans inside jax.jit.
+`redist.notation` reads and writes XLA HloSharding, Shardy, JAX PartitionSpec and DTensor
+placements; `redist.jax.reshard(x, sharding)` runs verified plans inside jax.jit.
 """
 
 from __future__ import annotations
@@ -50,13 +51,14 @@ from ._redist import (
     simulate,
 )
 from . import _redist
+from . import notation
 
 __all__ = [
     "AxisRef", "CheckReport", "CostModel", "Counterexample", "Dim", "DistType", "Link",
     "LoweredPlan", "LoweredStep", "Mesh", "Mismatch", "NoPlanError", "OptimalPlan",
     "PermuteMove", "Plan", "PlanCost", "PlanFigures", "PropertyResult", "Step", "StepCost",
     "StepFigures", "TypedState", "UnsupportedError", "check", "lower", "optimal",
-    "parse_cost_model", "parse_mesh", "parse_plan", "parse_type", "plan", "prove", "simulate",
+    "notation", "parse_cost_model", "parse_mesh", "parse_plan", "parse_type", "plan", "prove", "simulate",
 ]
 
 __version__ = "0.1.0"

@@ -34,6 +34,7 @@ from jax.sharding import Mesh as JaxMesh
 from jax.sharding import AxisType, NamedSharding, PartitionSpec
 
 from . import _redist
+from ._redist import notation as _notation
 from ._redist import CheckReport, DistType, LoweredStep, Mesh, Plan
 
 __all__ = ["reshard", "plan_for", "to_redist", "to_partition_spec", "mesh_of"]
@@ -80,23 +81,23 @@ def _entries(spec: PartitionSpec, rank: int) -> list[tuple[str, ...]]:
 
 
 def to_redist(sharding: NamedSharding, shape: Sequence[int], dtype) -> tuple[Mesh, DistType]:
-    """The redist mesh and type of an array of `shape` and `dtype` sharded by `sharding`.
-    ValueError (with the column from redist's parser) when the spec is not a valid type,
-    e.g. an axis used twice or unknown."""
+    """The redist mesh and type of an array of `shape` and `dtype` sharded by `sharding`,
+    read by the C++ PartitionSpec converter (redist.notation.from_partition_spec, the
+    one the CLI's `--from jax` uses). ValueError with the column and the reason when the
+    spec is not a valid type (an unknown axis, more entries than dims, ...)."""
     mesh = mesh_of(sharding.mesh)
-    dims = []
-    for axes, size in zip(_entries(sharding.spec, len(shape)), shape):
-        dims.append(("{" + ",".join(axes) + "}" if axes else "") + str(int(size)))
-    text = f"{_elem(dtype)}[{', '.join(dims)}]"
+    _entries(sharding.spec, len(shape))  # the refusals jax's repr would not show
+    shape_text = f"{_elem(dtype)}[{','.join(str(int(n)) for n in shape)}]"
     try:
-        return mesh, _redist.parse_type(text, mesh)
+        return mesh, _notation.from_partition_spec(repr(sharding.spec), shape_text, mesh)
     except ValueError as e:
-        raise type(e)(f"{sharding.spec} as {text}: {e}") from None
+        raise type(e)(f"{sharding.spec!r} of {shape_text}: {e}") from None
 
 
 def to_partition_spec(t: DistType) -> PartitionSpec:
-    """The PartitionSpec of `t`; ValueError when t uses sub-axes or pending reductions,
-    which a PartitionSpec over the same mesh cannot express."""
+    """The PartitionSpec of `t` (the object; redist.notation.to_partition_spec gives
+    the same as text); ValueError when t uses sub-axes or pending reductions, which a
+    PartitionSpec over the same mesh cannot express."""
     if t.reduce_axes:
         raise ValueError(f"{t}: pending reductions have no PartitionSpec")
     entries: list[str | tuple[str, ...] | None] = []

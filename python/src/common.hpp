@@ -40,5 +40,7 @@ void bind_plan(nb::module_& m);
 void bind_lowered(nb::module_& m);
 /// The checker's verdicts and the concrete interpreter.
 void bind_verify(nb::module_& m);
+/// The notation converters, as the submodule `notation`.
+void bind_notation(nb::module_& m);
 
 }  // namespace redist::py

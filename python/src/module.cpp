@@ -11,4 +11,5 @@ NB_MODULE(_redist, m) {
   redist::py::bind_plan(m);
   redist::py::bind_lowered(m);
   redist::py::bind_verify(m);
+  redist::py::bind_notation(m);
 }

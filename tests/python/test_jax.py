@@ -16,6 +16,7 @@ from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
 
 import redist
 import redist.jax as rjax
+import redist.notation
 from conftest import DATA
 
 HLO_OPS = {"all_to_all": "all-to-all", "all_gather": "all-gather", "collective_permute": "collective-permute"}
@@ -158,12 +159,17 @@ def test_refusals():
         rjax.reshard(x, NamedSharding(other, P(None, "x")))
 
 
-def test_converters_round_trip():
+def test_converters_round_trip_and_agree_with_jax():
     jm = jax_mesh(redist.parse_mesh("{x:2, y:2, z:2}"))
-    for spec in [P(), P("x"), P(None, ("y", "x")), P("z", None, ("x", "y"))]:
-        mesh, t = rjax.to_redist(NamedSharding(jm, spec), (8, 8, 8), np.float32)
+    for spec in [P(), P("x"), P(None, ("y", "x")), P("z", None, ("x", "y")), P(("z", "x", "y"))]:
+        sharding = NamedSharding(jm, spec)
+        mesh, t = rjax.to_redist(sharding, (8, 8, 8), np.float32)
         assert str(mesh) == "{x:2, y:2, z:2}"
         assert rjax.to_partition_spec(t) == spec
+        # The C++ writers agree with jax: the spec's text, and the HloSharding jax
+        # itself gives this NamedSharding.
+        assert redist.notation.to_partition_spec(t, mesh) == repr(P(*spec, *[None] * (3 - len(spec))))
+        assert redist.notation.to_hlo_sharding(t, mesh) == str(sharding._to_xla_hlo_sharding(3))
     _, t = rjax.to_redist(NamedSharding(jm, P(("y", "x"))), (8, 4), jax.numpy.bfloat16)
     assert str(t) == "bf16[{y,x}8, 4]"
     with pytest.raises(ValueError, match="sub-axes"):
