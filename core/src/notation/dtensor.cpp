@@ -27,12 +27,17 @@ struct Range {
   bool same(const Range& o) const { return (begin >= end && o.begin >= o.end) || (begin == o.begin && end == o.end); }
 };
 
+// At most this many blocks are compared between torch.chunk and the padded layout.
+constexpr int64_t kMaxComparedBlocks = int64_t{1} << 22;
+
 // True when torch.chunk applied once per axis (major first) gives every block the same
 // elements as redist's flat padded layout ceil(global / tiles).
 bool chunking_matches(int64_t global, const std::vector<int64_t>& sizes) {
   int64_t tiles = 1;
   for (int64_t s : sizes) tiles *= s;
   if (tiles <= 1 || global % tiles == 0) return true;
+  if (sizes.size() == 1) return true;  // one torch.chunk is the padded layout
+  if (tiles > kMaxComparedBlocks) return false;  // refused: too many blocks to compare
   const int64_t local = (global + tiles - 1) / tiles;
   bool ok = true;
   int64_t block = 0;
@@ -203,6 +208,15 @@ Result<Mesh> parse_device_mesh(std::string_view text) {
 }
 
 std::string to_device_mesh(const Mesh& mesh) {
+  std::string names;
+  for (std::size_t i = 0; i < mesh.rank(); ++i) names += str(i ? ", " : "", "'", mesh.axes()[i].name, "'");
+  if (mesh.rank() == 1) names += ",";
+  if (!mesh.has_explicit_order()) {
+    std::string shape;
+    for (std::size_t i = 0; i < mesh.rank(); ++i) shape += str(i ? ", " : "", mesh.axis_size(i));
+    if (mesh.rank() == 1) shape += ",";
+    return str("init_device_mesh('cpu', (", shape, "), mesh_dim_names=(", names, "))");
+  }
   // Nested lists of the device at each position, row-major.
   std::string list;
   std::vector<int64_t> idx(mesh.rank(), 0);
@@ -219,9 +233,6 @@ std::string to_device_mesh(const Mesh& mesh) {
     list += ']';
   };
   emit(0, 0);
-  std::string names;
-  for (std::size_t i = 0; i < mesh.rank(); ++i) names += str(i ? ", " : "", "'", mesh.axes()[i].name, "'");
-  if (mesh.rank() == 1) names += ",";
   return str("DeviceMesh('cpu', ", list, ", mesh_dim_names=(", names, "))");
 }
 
@@ -328,7 +339,7 @@ Result<DistType> from_placements(std::string_view text, const ArrayShape& shape,
     if (!chunking_matches(shape.dims[d], sizes))
       return parse_error(start, str("dim ", d, " (", shape.dims[d], " over ", product_of_sizes(dims[d]),
                                     " shards): DTensor's nested torch.chunk places elements differently from "
-                                    "redist's padded layout"));
+                                    "redist's padded layout (or has too many shards to compare)"));
   }
   auto type = detail::build_type(shape, std::move(dims), std::move(partial), mesh, start);
   if (!type) return type.error();
