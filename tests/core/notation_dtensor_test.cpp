@@ -33,6 +33,9 @@ TEST(NotationDtensor, ReadsDeviceMeshes) {
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(notation::to_device_mesh(mesh_of("{dp:2, tp:2} devices=[3,2,1,0]")),
             "DeviceMesh('cpu', [[3, 2], [1, 0]], mesh_dim_names=('dp', 'tp'))");
+  EXPECT_EQ(notation::to_device_mesh(mesh_of("{dp:2, tp:4}")),
+            "init_device_mesh('cpu', (2, 4), mesh_dim_names=('dp', 'tp'))");
+  EXPECT_EQ(*parse_device_mesh(notation::to_device_mesh(mesh_of("{dp:8}"))), mesh_of("{dp:8}"));
   EXPECT_FALSE(parse_device_mesh("DeviceMesh('cpu', [[0, 1], [2]])").ok());
   EXPECT_FALSE(parse_device_mesh("DeviceMesh('cpu', [[0, 1], [1, 2]])").ok());
   EXPECT_FALSE(parse_device_mesh("DeviceMesh('cpu', [0, 1], mesh_dim_names=('a', 'b'))").ok());
@@ -107,6 +110,13 @@ TEST(NotationDtensor, ChecksTorchChunkAgainstThePaddedLayout) {
   EXPECT_NE(p.error().message.find("torch.chunk"), std::string::npos);
   p = to_placements(type_of("f32[{dp,tp}7]", mesh), mesh);
   ASSERT_TRUE(p.ok());
+  // Too many blocks to compare (2^24) is refused quickly, not walked.
+  const Mesh big = mesh_of("{a:4096, b:4096}");
+  t = from_placements("[Shard(0), Shard(0)]", {ElemType::f32, {5}}, big);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("too many shards"), std::string::npos);
+  t = from_placements("[Shard(0), Shard(0)]", {ElemType::f32, {int64_t{1} << 24}}, big);
+  ASSERT_TRUE(t.ok());
   t = from_placements("[_StridedShard(0, sf=2), Shard(0)]", {ElemType::f32, {6}}, mesh);
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.error().message.find("uneven"), std::string::npos);

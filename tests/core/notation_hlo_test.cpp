@@ -46,10 +46,36 @@ const JaxCase kJaxCases[] = {
     {"{a:4, b:2}", "f32[{b}8, 8, {a}8]", "{devices=[2,1,4]<=[4,2]T(1,0)}"},
     {"{a:4, b:2}", "f32[{b,a}8, 8, 8]", "{devices=[8,1,1]<=[4,2]T(1,0)}"},
     {"{a:4, b:2}", "f32[{a}8, 8, 8]", "{devices=[4,1,1,2]<=[8] last_tile_dim_replicate}"},
-    // Meshes over reordered jax devices print explicit lists.
-    {"{x:2, y:4} devices=[0,2,4,6,1,3,5,7]", "f32[{x}8, {y}8]", "{devices=[2,4]0,2,4,6,1,3,5,7}"},
-    {"{x:2, y:4} devices=[7,6,5,4,3,2,1,0]", "f32[{x}8, 8]", "{devices=[2,1,4]7,6,5,4,3,2,1,0 last_tile_dim_replicate}"},
 };
+
+// HloSharding device ids are XLA's logical ids (indices into the device assignment, which
+// jax makes the mesh's devices.flat), so jax prints the iota forms above whatever
+// physical devices a mesh holds. redist reads the ids as its device ids: a mesh with an
+// explicit order is written as an explicit device list.
+TEST(NotationHlo, WritesExplicitListsForExplicitOrders) {
+  struct Case {
+    const char* mesh;
+    const char* type;
+    const char* hlo;
+  };
+  const Case cases[] = {
+      {"{x:2, y:4} devices=[0,2,4,6,1,3,5,7]", "f32[{x}8, {y}8]", "{devices=[2,4]0,2,4,6,1,3,5,7}"},
+      {"{x:2, y:4} devices=[7,6,5,4,3,2,1,0]", "f32[{x}8, 8]", "{devices=[2,1,4]7,6,5,4,3,2,1,0 last_tile_dim_replicate}"},
+      {"{x:2, y:2} devices=[3,2,1,0]", "f32[{y}8, 8]", "{devices=[2,1,2]3,1,2,0 last_tile_dim_replicate}"},
+  };
+  for (const auto& c : cases) {
+    const Mesh mesh = mesh_of(c.mesh);
+    const DistType type = type_of(c.type, mesh);
+    auto got = to_hlo_sharding(type, mesh);
+    ASSERT_TRUE(got.ok()) << got.error().to_string();
+    EXPECT_EQ(*got, c.hlo);
+    HloShardingOptions opt;
+    opt.mesh = &mesh;
+    auto back = from_hlo_sharding(c.hlo, notation::shape_of(type), opt);
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_EQ(back->type, canonical(type, mesh));
+  }
+}
 
 TEST(NotationHlo, ReadsWhatJaxPrintsOnItsMesh) {
   for (const auto& c : kJaxCases) {

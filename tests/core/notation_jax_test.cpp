@@ -164,3 +164,43 @@ RC_GTEST_PROP(NotationJax, RoundTripsRandomTypes, ()) {
 
 }  // namespace
 }  // namespace redist
+
+namespace redist {
+namespace {
+
+// The one entry point per direction reads `<shape> <sharding>` and writes it back.
+TEST(NotationDispatch, ReadsShapeThenShardingWithPositionsInTheWholeText) {
+  const Mesh mesh = testing::mesh_of("{x:2, y:4}");
+  auto r = notation::read_type(notation::Notation::jax, "bf16[8,4] P('y', 'x')", &mesh);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(to_string(r->type), "bf16[{y}8, {x}4]");
+  auto w = notation::write_type(notation::Notation::jax, r->type, mesh);
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(*w, "bf16[8,4] P('y', 'x')");
+  r = notation::read_type(notation::Notation::jax, "f32[8] P('q')", &mesh);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().position, 9u);
+  // XLA's layout after the dims is accepted; hlo needs no mesh.
+  r = notation::read_type(notation::Notation::hlo, "f32[8,4]{1,0} {devices=[2,1]<=[2]}", nullptr);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(to_string(r->mesh), "{a:2}");
+  EXPECT_EQ(to_string(r->type), "f32[{a}8, 4]");
+  r = notation::read_type(notation::Notation::sdy, "tensor<8x4xf32> [{\"x\"}, {}]", nullptr);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("needs a mesh"), std::string::npos);
+  r = notation::read_type(notation::Notation::dtensor, "f32[8,4 [Shard(0), Replicate()]", &mesh);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().position, 8u);
+  auto n = notation::parse_notation("xla");
+  ASSERT_FALSE(n.ok());
+  EXPECT_EQ(notation::notation_name(*notation::parse_notation("dtensor")), "dtensor");
+  for (auto k : {notation::Notation::redist, notation::Notation::hlo, notation::Notation::sdy, notation::Notation::jax,
+                 notation::Notation::dtensor}) {
+    auto m = notation::read_mesh(k, notation::write_mesh(k, mesh));
+    ASSERT_TRUE(m.ok()) << notation::notation_name(k) << ": " << m.error().to_string();
+    EXPECT_EQ(*m, mesh);
+  }
+}
+
+}  // namespace
+}  // namespace redist

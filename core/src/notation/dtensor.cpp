@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include "notation/common.hpp"
 
@@ -27,12 +28,18 @@ struct Range {
   bool same(const Range& o) const { return (begin >= end && o.begin >= o.end) || (begin == o.begin && end == o.end); }
 };
 
-// True when torch.chunk applied once per axis (major first) gives every block the same
-// elements as redist's flat padded layout ceil(global / tiles).
-bool chunking_matches(int64_t global, const std::vector<int64_t>& sizes) {
+// At most this many blocks are compared between torch.chunk and the padded layout.
+constexpr int64_t kMaxComparedBlocks = int64_t{1} << 22;
+
+// Why torch.chunk applied once per axis (major first) does not give every block the
+// same elements as redist's flat padded layout ceil(global / tiles); empty when it does.
+std::string chunking_mismatch(int64_t global, const std::vector<int64_t>& sizes) {
   int64_t tiles = 1;
   for (int64_t s : sizes) tiles *= s;
-  if (tiles <= 1 || global % tiles == 0) return true;
+  if (tiles <= 1 || global % tiles == 0 || sizes.size() == 1) return "";  // one torch.chunk is the padded layout
+  const std::string where = str(global, " over ", tiles, " shards");
+  if (tiles > kMaxComparedBlocks)
+    return where + ": too many shards to compare DTensor's nested torch.chunk with redist's padded layout";
   const int64_t local = (global + tiles - 1) / tiles;
   bool ok = true;
   int64_t block = 0;
@@ -52,7 +59,7 @@ bool chunking_matches(int64_t global, const std::vector<int64_t>& sizes) {
     }
   };
   walk({0, global}, 0);
-  return ok;
+  return ok ? "" : where + ": DTensor's nested torch.chunk places elements differently from redist's padded layout";
 }
 
 struct Placement {
@@ -203,6 +210,15 @@ Result<Mesh> parse_device_mesh(std::string_view text) {
 }
 
 std::string to_device_mesh(const Mesh& mesh) {
+  std::string names;
+  for (std::size_t i = 0; i < mesh.rank(); ++i) names += str(i ? ", " : "", "'", mesh.axes()[i].name, "'");
+  if (mesh.rank() == 1) names += ",";
+  if (!mesh.has_explicit_order()) {
+    std::string shape;
+    for (std::size_t i = 0; i < mesh.rank(); ++i) shape += str(i ? ", " : "", mesh.axis_size(i));
+    if (mesh.rank() == 1) shape += ",";
+    return str("init_device_mesh('cpu', (", shape, "), mesh_dim_names=(", names, "))");
+  }
   // Nested lists of the device at each position, row-major.
   std::string list;
   std::vector<int64_t> idx(mesh.rank(), 0);
@@ -219,9 +235,6 @@ std::string to_device_mesh(const Mesh& mesh) {
     list += ']';
   };
   emit(0, 0);
-  std::string names;
-  for (std::size_t i = 0; i < mesh.rank(); ++i) names += str(i ? ", " : "", "'", mesh.axes()[i].name, "'");
-  if (mesh.rank() == 1) names += ",";
   return str("DeviceMesh('cpu', ", list, ", mesh_dim_names=(", names, "))");
 }
 
@@ -325,10 +338,8 @@ Result<DistType> from_placements(std::string_view text, const ArrayShape& shape,
     if (strided_dim[d] && shape.dims[d] % std::max<int64_t>(1, product_of_sizes(dims[d])) != 0)
       return parse_error(start, str("_StridedShard of the uneven dim ", d, " (", shape.dims[d], " over ",
                                     product_of_sizes(dims[d]), " shards) has no padded redist layout"));
-    if (!chunking_matches(shape.dims[d], sizes))
-      return parse_error(start, str("dim ", d, " (", shape.dims[d], " over ", product_of_sizes(dims[d]),
-                                    " shards): DTensor's nested torch.chunk places elements differently from "
-                                    "redist's padded layout"));
+    if (auto why = chunking_mismatch(shape.dims[d], sizes); !why.empty())
+      return parse_error(start, str("dim ", d, " (", why, ")"));
   }
   auto type = detail::build_type(shape, std::move(dims), std::move(partial), mesh, start);
   if (!type) return type.error();
@@ -354,9 +365,8 @@ Result<std::string> to_placements(const DistType& type, const Mesh& mesh) {
     if (!in_order && type.dims[d].global % std::max<int64_t>(1, tile_count(type.dims[d])) != 0)
       return unsupported_error(str("dim ", d, " of ", to_string(type), " needs _StridedShard on an uneven dim, which "
                                    "does not match redist's padded layout"));
-    if (!chunking_matches(type.dims[d].global, sizes))
-      return unsupported_error(str("dim ", d, " of ", to_string(type), ": DTensor's nested torch.chunk places "
-                                   "elements differently from redist's padded layout"));
+    if (auto why = chunking_mismatch(type.dims[d].global, sizes); !why.empty())
+      return unsupported_error(str("dim ", d, " of ", to_string(type), " (", why, ")"));
     for (std::size_t j = 0; j < axes.size(); ++j) {
       const std::size_t i = *mesh.axis_index(axes[j].name);
       // The axes major to this one that come from later mesh dims: its split factor.

@@ -132,7 +132,8 @@ Result<std::string> to_partition_spec(const DistType& type, const Mesh& mesh);
 /// Reads a DeviceMesh repr (nested device lists give the shape and the device order;
 /// names default to dim0, dim1, ...) or a redist mesh `{dp:2, tp:2}`.
 Result<Mesh> parse_device_mesh(std::string_view text);
-/// `DeviceMesh('cpu', [[0, 1], [2, 3]], mesh_dim_names=('dp', 'tp'))`.
+/// `init_device_mesh('cpu', (2, 2), mesh_dim_names=('dp', 'tp'))` for row-major devices,
+/// else `DeviceMesh('cpu', [[0, 2], [1, 3]], mesh_dim_names=('dp', 'tp'))`.
 std::string to_device_mesh(const Mesh& mesh);
 /// Reads placements of an array of `shape` over `mesh` (one per mesh dim): Shard(d),
 /// Replicate(), Partial(op) (sum/max/min; avg refused), _StridedShard(d, sf=k), an
