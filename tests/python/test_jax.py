@@ -208,3 +208,16 @@ def test_random_cases(case):
     axes, shape, src, dst, seed = case
     mesh_text = "{" + ", ".join(f"{n}:{s}" for n, s in axes) + "}"
     run_case(mesh_text, type_text(shape, src), type_text(shape, dst), seed=seed)
+
+
+def test_budget():
+    jm = jax_mesh(redist.parse_mesh("{x:4, y:2}"))
+    src, dst = NamedSharding(jm, P("x", "y")), NamedSharding(jm, P("y", "x"))
+    data = random_bits((16, 8), np.float32, 5)
+    x = jax.device_put(data, src)
+    with pytest.raises(redist.NoPlanError):
+        rjax.reshard(x, dst, budget=32)  # below the 64 bytes each device holds
+    plan, report = rjax.plan_for(x, dst, budget=1 << 20)
+    assert report.verified and report.bound_bytes == 1 << 20
+    y = jax.jit(lambda a: rjax.reshard(a, dst, src=src, budget=1 << 20))(x)
+    assert_same_as_device_put(y, data, dst)
