@@ -163,6 +163,10 @@ class Importer {
     if (!src) return cannot_place(*param, src.error().message);
     auto dst = hlo_import::parse_sharding(rsh->second, root.shape.dims.size(), n_);
     if (!dst) return cannot_place(root, dst.error().message);
+    if (param->shape.dims.size() == root.shape.dims.size() + 1)
+      return unsupported_error("the root drops the parameter's leading dim: a reduction over a summand dim "
+                               "(a pending sum), which is not imported: the checker does not encode reductions yet "
+                               "(docs/checker.md, Limits)");
     if (param->shape.dims.size() != root.shape.dims.size())
       return cannot_place(root, "the root's rank differs from the parameter's: not a reshard");
     std::vector<int64_t> src_global, dst_global;

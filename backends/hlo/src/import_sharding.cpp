@@ -326,10 +326,29 @@ Result<MeshAndTypes> mesh_and_types(const Sharding& src, const Sharding& dst, El
         cuts.insert(d.stride * d.size);
       }
   std::vector<int64_t> sorted(cuts.begin(), cuts.end());
-  for (std::size_t i = 1; i < sorted.size(); ++i)
-    if (sorted[i] % sorted[i - 1] != 0)
-      return unsupported_error("the two shardings split the devices into factors that do not nest (" +
-                               std::to_string(sorted[i - 1]) + " and " + std::to_string(sorted[i]) + ")");
+  bool nest = true;
+  for (std::size_t i = 1; i < sorted.size(); ++i) nest = nest && sorted[i] % sorted[i - 1] == 0;
+  if (!nest) {
+    // The digits do not nest (e.g. 6 devices cut as 2 x 3 by one sharding and 3 x 2 by
+    // the other): one axis of all devices, each digit a sub-axis of it.
+    auto mesh = Mesh::create({{"a", n}});
+    if (!mesh) return mesh.error();
+    auto make = [&](const std::vector<std::vector<Digit>>& digits, const std::vector<int64_t>& sizes) {
+      DistType t;
+      t.elem = elem;
+      for (std::size_t i = 0; i < sizes.size(); ++i) {
+        Dim dim;
+        dim.global = sizes[i];
+        for (const auto& d : digits[i]) dim.axes.push_back(make_axis_ref("a", n / (d.stride * d.size), d.size, n));
+        t.dims.push_back(std::move(dim));
+      }
+      return t;
+    };
+    MeshAndTypes out{*mesh, make(*sd, src_sizes), make(*dd, dst_sizes)};
+    if (auto ok = validate(out.source, out.mesh); !ok) return ok.error();
+    if (auto ok = validate(out.target, out.mesh); !ok) return ok.error();
+    return out;
+  }
   // Axes most significant first: the one with the largest stride is axis 'a'.
   std::vector<MeshAxis> axes;
   std::vector<int64_t> axis_stride;
