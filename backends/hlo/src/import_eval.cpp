@@ -122,6 +122,9 @@ const std::set<std::string> kElementwise = {"add", "subtract", "multiply", "divi
                                             "minimum", "and", "or", "xor", "clamp", "select", "negate",
                                             "abs", "not", "convert", "compare"};
 
+/// Elements of one instruction over all devices the interpreter will hold.
+constexpr int64_t kMaxElements = int64_t{1} << 26;
+
 class Runner {
  public:
   Runner(const Module& m, int64_t n) : m_(m), n_(n) {}
@@ -147,6 +150,12 @@ class Runner {
   Result<Values> eval(const Instruction& ins, const std::vector<const Values*>& ops,
                       const std::vector<const Values*>& args, bool entry) {
     const std::string& op = ins.opcode;
+    int64_t elements = ins.shape.elements();
+    for (const auto& t : ins.shape.tuple) elements += t.elements();
+    if (elements > kMaxElements / n_)
+      return Error{Error::Kind::unsupported, "%" + ins.name + " (line " + std::to_string(ins.line) +
+                                                 "): too large for the importer's concrete run (at most " +
+                                                 std::to_string(kMaxElements) + " elements over all devices)"};
     if (op == "parameter") {
       const auto k = integers_in(ins.literal);
       if (k.size() != 1 || k[0] < 0 || k[0] >= static_cast<int64_t>(args.size()))

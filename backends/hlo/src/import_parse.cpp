@@ -124,8 +124,8 @@ Result<Instruction> parse_instruction(std::string_view raw, int line) {
 }  // namespace
 
 int64_t Shape::elements() const {
-  int64_t n = 1;
-  for (auto d : dims) n *= d;
+  int64_t n = 1;  // saturates at 2^62: never overflows
+  for (auto d : dims) n = (d != 0 && n > (int64_t{1} << 62) / d) ? (int64_t{1} << 62) : n * d;
   return n;
 }
 

@@ -188,6 +188,8 @@ class Importer {
     const auto local = local_shape(source_);
     int64_t local_elems = 1;
     for (auto d : local) local_elems *= d;
+    if (local_elems > (int64_t{1} << 26) / n_)
+      return cannot_place(*param, "too large for the importer's concrete run (at most 2^26 elements over all devices)");
     tag_global_.assign(n_ * local_elems, -1);
     const auto gs = row_major_strides(global_);
     for (int64_t d = 0; d < n_; ++d) {
