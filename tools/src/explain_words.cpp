@@ -219,7 +219,7 @@ std::string explain_words(const Plan& plan, const std::vector<TypedState>& state
       }
       o << "; now holds " << box_text(a) << "\n";
     }
-    if (shown < n) o << "  (" << n - shown << " more devices, the same pattern)\n";
+    if (shown < n) o << "  (" << n - shown << " more devices; --max-devices N shows them)\n";
   }
   return o.str();
 }
