@@ -120,7 +120,10 @@ int run_check_hlo(const std::string& path, const VerifyArgs& args) {
                               {"after", to_string(plan.steps[k].after.type)},
                               {"after_inferred", static_cast<bool>(imported->typed[k])}});
     nlohmann::json v;
-    for (int i = 0; i < 3; ++i) v[kProps[i]] = verdict_name(props[i]->verdict);
+    for (int i = 0; i < 3; ++i) {
+      v[kProps[i]] = verdict_name(props[i]->verdict);
+      if (props[i]->verdict == Verdict::unknown) v[std::string(kProps[i]) + "_detail"] = props[i]->detail;
+    }
     v["transfers"] = transfers_name(r.transfers);
     v["received_over_lower_bound"] = r.received_over_lower_bound;
     v["recv_bytes_max"] = to_decimal(r.recv_bytes_max);

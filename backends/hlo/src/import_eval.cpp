@@ -401,10 +401,6 @@ class Runner {
 
   Result<Values> eval_collective(const Instruction& ins, const std::vector<const Values*>& ops) {
     const std::string& op = ins.opcode;
-    if (op == "all-reduce" || op == "reduce-scatter")
-      return Error{Error::Kind::unsupported,
-                   "%" + ins.name + " (line " + std::to_string(ins.line) + "): " + op +
-                       " is not imported: the checker does not encode reductions yet (docs/checker.md, Limits)"};
     Values out(n_);
     if (op == "collective-permute") {
       if (ops.size() != 1) return fail(ins, "expects one operand");
@@ -430,6 +426,37 @@ class Runner {
     const auto dims = attr_ints(ins, "dimensions");
     for (const auto& g : *groups) {
       const int64_t size = static_cast<int64_t>(g.size());
+      if (op == "all-reduce" || op == "reduce-scatter") {
+        // The elements are partial values of one global element on every member (for a
+        // correct plan); the reduced element is named by the smallest member tag.
+        if (ops.size() != 1 || ins.shape.is_tuple) return fail(ins, "expects one array operand");
+        const Value& first = (*ops[0])[g[0]];
+        Value reduced = first;
+        for (auto d : g) {
+          const Value& v = (*ops[0])[d];
+          if (v.shape.dims != first.shape.dims) return fail(ins, "members hold buffers of different shapes");
+          for (std::size_t k = 0; k < v.data.size(); ++k)
+            if (v.data[k] != kNoElement && (reduced.data[k] == kNoElement || v.data[k] < reduced.data[k]))
+              reduced.data[k] = v.data[k];
+        }
+        if (op == "all-reduce") {
+          if (ins.shape.dims != first.shape.dims) return fail(ins, "the result shape differs from the operand's");
+          for (auto d : g) {
+            out[d] = reduced;
+            out[d].shape = ins.shape;
+          }
+          continue;
+        }
+        if (dims.size() != 1 || dims[0] >= static_cast<int64_t>(first.shape.dims.size()) ||
+            first.shape.dims[dims[0]] != ins.shape.dims[dims[0]] * size)
+          return fail(ins, "the result is not one chunk of the operand per member");
+        for (int64_t i = 0; i < size; ++i) {
+          std::vector<int64_t> start(first.shape.dims.size(), 0);
+          start[dims[0]] = i * ins.shape.dims[dims[0]];
+          out[g[i]] = block(ins.shape, reduced, start, std::vector<int64_t>(start.size(), 1));
+        }
+        continue;
+      }
       if (op == "all-gather") {
         if (ops.size() != 1 || dims.size() != 1) return fail(ins, "expects one operand and one dimension");
         std::vector<const Value*> parts;

@@ -132,6 +132,7 @@ struct RawStep {
   LoweredOp op;
   State after;
   std::string origin;
+  std::vector<AxisRef> pending;  // reduction axes still pending after the step
 };
 
 class Importer {
@@ -163,25 +164,34 @@ class Importer {
     if (!src) return cannot_place(*param, src.error().message);
     auto dst = hlo_import::parse_sharding(rsh->second, root.shape.dims.size(), n_);
     if (!dst) return cannot_place(root, dst.error().message);
-    if (param->shape.dims.size() == root.shape.dims.size() + 1)
-      return unsupported_error("the root drops the parameter's leading dim: a reduction over a summand dim "
-                               "(a pending sum), which is not imported: the checker does not encode reductions yet "
-                               "(docs/checker.md, Limits)");
-    if (param->shape.dims.size() != root.shape.dims.size())
+    // A pending reduction arrives as a leading summand dim, one summand per device
+    // along the reduction axes (docs/hlo.md, "Module shape"), reduced by the module.
+    const bool pending = param->shape.dims.size() == root.shape.dims.size() + 1;
+    if (pending && param->shape.dims[0] != 1)
+      return cannot_place(*param, "a leading summand dim must hold one summand per device");
+    if (!pending && param->shape.dims.size() != root.shape.dims.size())
       return cannot_place(root, "the root's rank differs from the parameter's: not a reshard");
+    const std::size_t lead = pending ? 1 : 0;
     std::vector<int64_t> src_global, dst_global;
-    for (std::size_t i = 0; i < param->shape.dims.size(); ++i) {
-      src_global.push_back(param->shape.dims[i] * src->tiles[i]);
-      dst_global.push_back(root.shape.dims[i] * dst->tiles[i]);
-    }
-    if (src_global != dst_global)
+    for (std::size_t i = 0; i < param->shape.dims.size(); ++i) src_global.push_back(param->shape.dims[i] * src->tiles[i]);
+    for (std::size_t i = 0; i < root.shape.dims.size(); ++i) dst_global.push_back(root.shape.dims[i] * dst->tiles[i]);
+    if (std::vector<int64_t>(src_global.begin() + lead, src_global.end()) != dst_global)
       return cannot_place(root, "the parameter and the root are arrays of different global shapes: not a reshard");
     auto mt = hlo_import::mesh_and_types(*src, *dst, *elem, src_global, dst_global, n_);
     if (!mt) return mt.error();
     mesh_ = mt->mesh;
     source_ = mt->source;
     target_ = mt->target;
-    global_ = src_global;
+    global_ = dst_global;
+    if (pending) {
+      source_.reduce_axes = source_.dims[0].axes;
+      source_.dims.erase(source_.dims.begin());
+      auto op = reduce_op(m_);
+      if (!op) return op.error();
+      source_.reduce_op = *op;
+      pending_ = source_.reduce_axes;
+      if (auto ok = validate(source_, mesh_); !ok) return cannot_place(*param, ok.error().message);
+    }
 
     // The parameter's tags and the global element each one is.
     Values pv(n_);
@@ -256,7 +266,7 @@ class Importer {
       slice.chunk = to.dims[i];
       slice.group.size = cur.dims[i] / std::max<int64_t>(1, to.dims[i]);
       slice.offsets = std::move(offsets);
-      out.push_back({slice, after, "%" + ins.name});
+      out.push_back({slice, after, "%" + ins.name, pending_});
       cur = std::move(after);
     }
     return out;
@@ -325,11 +335,13 @@ class Importer {
 
   Status walk(const hlo_import::Computation& entry, const Instruction& param, const Instruction& root) {
     current_ = state_of(value(param.name));
+    current_.dims = local_shape(source_);  // without a leading summand dim
     const Instruction* pending = nullptr;  // an all-to-all whose result is not yet one array
     std::map<std::string, bool> memo;
     for (const auto& ins : entry.instructions) {
       const bool collective = ins.opcode == "all-gather" || ins.opcode == "all-to-all" ||
-                              ins.opcode == "collective-permute";
+                              ins.opcode == "collective-permute" || ins.opcode == "all-reduce" ||
+                              ins.opcode == "reduce-scatter";
       if (pending) {
         const auto& v = value(ins.name);
         const bool array = !v[0].shape.is_tuple && ins.opcode != "get-tuple-element";
@@ -362,7 +374,25 @@ class Importer {
         if (!same_rank) return cannot_place(ins, "its result is not of the array's rank");
         after = std::move(*same_rank);
       }
-      if (ins.opcode == "all-gather") {
+      if (ins.opcode == "all-reduce" || ins.opcode == "reduce-scatter") {
+        auto groups = groups_of(ins);
+        if (!groups) return cannot_place(ins, groups.error().message);
+        auto op = reduce_op_of(ins);
+        if (!op) return op.error();
+        GroupSpec group;
+        group.size = static_cast<int64_t>(groups->front().size());
+        group.table = std::move(*groups);
+        // The reduction groups of a correct plan are the pending axes' groups: once a
+        // step reduces over as many devices as they hold, nothing is pending.
+        if (group.size >= product_of_sizes(pending_)) pending_.clear();
+        if (ins.opcode == "all-reduce") {
+          steps_.push_back({LoweredAllReduce{group, *op}, after, "%" + ins.name, pending_});
+        } else {
+          const auto dims = hlo_import::integers_in(ins.attrs.count("dimensions") ? ins.attrs.at("dimensions") : "");
+          if (dims.size() != 1) return cannot_place(ins, "a reduce-scatter needs one dimension");
+          steps_.push_back({LoweredReduceScatter{static_cast<int>(dims[0]), group, *op}, after, "%" + ins.name, pending_});
+        }
+      } else if (ins.opcode == "all-gather") {
         auto groups = groups_of(ins);
         if (!groups) return cannot_place(ins, groups.error().message);
         const auto dims = hlo_import::integers_in(ins.attrs.at("dimensions"));
@@ -370,7 +400,7 @@ class Importer {
         g.dim = static_cast<int>(dims.at(0));
         g.group.size = static_cast<int64_t>(groups->front().size());
         g.group.table = std::move(*groups);
-        steps_.push_back({g, after, "%" + ins.name});
+        steps_.push_back({g, after, "%" + ins.name, pending_});
       } else {
         auto pairs = hlo_import::parse_pairs(ins.attrs.at("source_target_pairs"), n_);
         if (!pairs) return cannot_place(ins, pairs.error().message);
@@ -381,7 +411,7 @@ class Importer {
         std::sort(pairs->begin(), pairs->end(), [](auto& a, auto& b) { return a.second < b.second; });
         LoweredPermute p;
         p.table = std::move(*pairs);
-        steps_.push_back({p, after, "%" + ins.name});
+        steps_.push_back({p, after, "%" + ins.name, pending_});
       }
       current_ = std::move(after);
     }
@@ -414,7 +444,7 @@ class Importer {
         a.concat_dim = concat;
         a.group.size = g;
         a.group.table = std::move(*groups);
-        steps_.push_back({a, next, "%" + ins.name});
+        steps_.push_back({a, next, "%" + ins.name, pending_});
         current_ = std::move(next);
         return Ok{};
       }
@@ -488,12 +518,16 @@ class Importer {
   }
 
   /// A type of local shape `dims` (declared for a state whose data is no type's).
-  std::optional<DistType> shape_type(const std::vector<int64_t>& dims) const {
-    if (local_shape(target_) == dims) return target_;
-    if (local_shape(source_) == dims) return source_;
+  std::optional<DistType> shape_type(const std::vector<int64_t>& dims, const std::vector<AxisRef>& pending) const {
+    if (local_shape(target_) == dims && pending.empty()) return target_;
+    if (local_shape(source_) == dims && pending == source_.reduce_axes) return source_;
     DistType t;
     t.elem = source_.elem;
+    t.reduce_axes = pending;
+    t.reduce_op = source_.reduce_op;
     std::vector<bool> used(mesh_.rank());
+    for (const auto& r : pending)
+      if (auto a = mesh_.axis_index(r.name)) used[*a] = true;
     for (std::size_t i = 0; i < dims.size(); ++i) {
       Dim dim;
       dim.global = global_[i];
@@ -508,7 +542,29 @@ class Importer {
       if (need != 1) return std::nullopt;
       t.dims.push_back(std::move(dim));
     }
+    if (!validate(t, mesh_).ok()) return std::nullopt;
     return t;
+  }
+
+  /// The reduction of an all-reduce or reduce-scatter: its to_apply computation's root.
+  Result<ReduceOp> reduce_op_of(const Instruction& ins) const {
+    const auto it = ins.attrs.find("to_apply");
+    std::string name = it == ins.attrs.end() ? "" : it->second;
+    if (!name.empty() && name[0] == '%') name.erase(0, 1);
+    const auto* c = m_.find(name);
+    if (!c) return cannot_place(ins, "its reduction computation is missing");
+    const std::string& op = c->root().opcode;
+    if (op == "add" || op == "or") return ReduceOp::sum;
+    if (op == "maximum") return ReduceOp::max;
+    if (op == "minimum" || op == "and") return ReduceOp::min;
+    return cannot_place(ins, "reduces with '" + op + "', not a sum, max or min");
+  }
+
+  /// The reduction of the module's first reducing collective (sum when it has none).
+  Result<ReduceOp> reduce_op(const hlo_import::Module& m) const {
+    for (const auto& ins : m.entry().instructions)
+      if (ins.opcode == "all-reduce" || ins.opcode == "reduce-scatter") return reduce_op_of(ins);
+    return ReduceOp::sum;
   }
 
   Result<ImportedPlan> assemble() {
@@ -518,8 +574,13 @@ class Importer {
     TypedState before = out.plan.source;
     for (auto& raw : steps_) {
       auto t = infer_type(raw.after);
+      if (t) {
+        t->reduce_axes = raw.pending;
+        t->reduce_op = source_.reduce_op;
+        if (!validate(*t, mesh_).ok()) t.reset();
+      }
       out.typed.push_back(t.has_value());
-      if (!t) t = shape_type(raw.after.dims);
+      if (!t) t = shape_type(raw.after.dims, raw.pending);
       if (!t) return invalid_error("cannot declare a type for the buffer after " + raw.origin);
       TypedState after{mesh_, *t};
       out.plan.steps.push_back({raw.op, before, after});
@@ -542,6 +603,7 @@ class Importer {
   std::vector<int64_t> tag_global_;
   const std::map<std::string, Values>* env_ = nullptr;
   State current_;
+  std::vector<AxisRef> pending_;  // reduction axes pending in the current state
   std::vector<RawStep> steps_;
 };
 
