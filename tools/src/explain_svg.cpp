@@ -1,7 +1,8 @@
 // `redist explain --svg`: the device grid before and after each step (explain.hpp).
 //
 // The global array is cut into cells (per dim, the smallest local size any state has,
-// coarsened so a device shows at most 8 cells per dim); each cell has a colour from
+// halved until a device shows 4 cells or coarsened until it shows at most 8 per dim);
+// each cell has a colour from
 // its global position (hue along the row-major cell index). A device is a box laid
 // out at its mesh position (last axis across, the others down); inside it the cells
 // it holds are drawn at their local position (dim 0 down, the other dims across).
@@ -48,6 +49,7 @@ Layout layout(const Plan& plan, const std::vector<TypedState>& states) {
     for (const auto& s : states) c = std::min(c, local_size(s.type.dims[i]));
     int64_t max_local = local_size(src.dims[i]);
     for (const auto& s : states) max_local = std::max(max_local, local_size(s.type.dims[i]));
+    while ((max_local + c - 1) / c < 4 && c % 2 == 0) c /= 2;  // finer, to show where blocks go
     while ((max_local + c - 1) / c > 8) c *= 2;
     c = std::max<int64_t>(1, c);
     l.cell.push_back(c);
