@@ -2,9 +2,8 @@
 //
 // The global array is cut into cells (per dim, the smallest local size any state has,
 // halved until a device shows 4 cells or coarsened until it shows at most 8 per dim);
-// each cell has a colour from
-// its global position (hue along the row-major cell index). A device is a box laid
-// out at its mesh position (last axis across, the others down); inside it the cells
+// each cell has a colour from its global position (hue along the row-major cell
+// index). A device is a box laid out at its mesh position (last axis across, the others down); inside it the cells
 // it holds are drawn at their local position (dim 0 down, the other dims across).
 // Padding is left white.
 
