@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <string>
 
+#include <z3.h>
+
 #include "lowered_checks.hpp"
 #include "properties.hpp"
-#include "step_maps.hpp"
+#include "step_relations.hpp"
 #include "text.hpp"
 #include "transfer_figures.hpp"
 
@@ -86,32 +88,20 @@ CheckReport run_queries(const LoweredPlan& plan, const TypedState& target, const
       std::max(local_bytes(plan.source.type), local_bytes(target.type)));
   memory_figures(plan, report);
 
-  // One context per query: a context that has solved other queries can make Z3 much
-  // slower on the next one (its term order differs), and fresh ones keep times stable.
-  {
-    z3::context ctx;
-    smt::Encoder enc(ctx);
-    report.memory = smt::prove_memory(enc, plan, report.bound_bytes, options);
-  }
-  if (std::any_of(plan.steps.begin(), plan.steps.end(), smt::reduces)) {
-    const std::string why = "unsupported: the checker does not encode reduce_scatter/all_reduce yet";
-    report.correct = report.no_peak = report.tight = not_posed(why);
+  // One context per query (each property builds its own): a context that has solved
+  // other queries can make Z3 much slower on the next one.
+  report.memory = smt::prove_memory(plan, target, options.budget_bytes, options);
+  report.correct = smt::prove_correct(plan, target, options);
+  report.no_peak = smt::prove_no_peak(plan, target, options);
+  const bool reduction = !plan.source.type.reduce_axes.empty() || std::any_of(plan.steps.begin(), plan.steps.end(), smt::reduces);
+  if (report.correct.verdict != Verdict::proved) {
+    report.tight = not_posed("not posed: transfers are measured only for a correct plan");
+  } else if (has_padding(plan.source.type) || has_padding(target.type)) {
+    report.tight = not_posed("unsupported: transfers of padded types are not checked yet");
+  } else if (reduction) {
+    report.tight = not_posed("unsupported: transfers of pending reductions are not checked yet");
   } else {
-    z3::context c1, c2;
-    smt::Encoder g1(c1), g3a(c2);
-    report.correct = smt::prove_correct(g1, plan, target, options);
-    report.no_peak = smt::prove_no_peak(g3a, plan, options);
-    if (report.correct.verdict != Verdict::proved) {
-      report.tight = not_posed("not posed: transfers are measured only for a correct plan");
-    } else if (has_padding(plan.source.type) || has_padding(target.type)) {
-      report.tight = not_posed("unsupported: transfers of padded types are not checked yet");
-    } else if (!plan.source.type.reduce_axes.empty()) {
-      report.tight = not_posed("unsupported: transfers of pending reductions are not checked yet");
-    } else {
-      z3::context c3;
-      smt::Encoder g3b(c3);
-      report.tight = smt::prove_tight(g3b, plan, target, options);
-    }
+    report.tight = smt::prove_tight(plan, target, options);
   }
   report.transfers = report.tight.verdict == Verdict::proved    ? Transfers::tight
                      : report.tight.verdict == Verdict::refuted ? Transfers::excess
@@ -141,6 +131,12 @@ Result<CheckReport> check_lowered(const LoweredPlan& plan, const TypedState& tar
   } catch (const z3::exception& e) {
     return Error{Error::Kind::runtime, std::string("the solver failed: ") + e.msg(), Error::npos};
   }
+}
+
+std::string solver_version() {
+  unsigned major = 0, minor = 0, build = 0, revision = 0;
+  Z3_get_version(&major, &minor, &build, &revision);
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(build);
 }
 
 Result<CheckReport> check_plan(const Plan& plan, const CheckOptions& options) {
