@@ -3,11 +3,11 @@
 # the z3 command, which must print what its manifest expects (unsat for a proof); of a
 # proof it also requires that the negated goal alone is sat and that deleting any one
 # step's constraint group makes it sat (certificate_facts.cmake).
-#   cmake -DCERTIFY=<redist-certify> -DZ3=<z3> -DANCHORS=<anchors.txt>
+#   cmake -DCERTIFY=<redist-certify> -DZ3=<z3> -DANCHORS=<anchors.txt> -DPLANS=<proofs/plans>
 #         -DCHECKED_IN=<proofs/certificates> -DWORK=<scratch dir> -P check_certificates.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/certificate_facts.cmake)
 file(REMOVE_RECURSE "${WORK}")
-execute_process(COMMAND "${CERTIFY}" "${ANCHORS}" "${WORK}" RESULT_VARIABLE rc)
+execute_process(COMMAND "${CERTIFY}" "${ANCHORS}" "${WORK}" "${PLANS}" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "redist-certify failed (${rc}): some anchor plan is not verified")
 endif()

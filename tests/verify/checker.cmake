@@ -18,6 +18,7 @@ add_test(NAME proofs_certificates
     COMMAND ${CMAKE_COMMAND}
     -DCERTIFY=$<TARGET_FILE:redist-certify> -DZ3=${Z3_COMMAND}
     -DANCHORS=${PROJECT_SOURCE_DIR}/tests/data/anchors.txt
+    -DPLANS=${PROJECT_SOURCE_DIR}/proofs/plans
     -DCHECKED_IN=${PROJECT_SOURCE_DIR}/proofs/certificates
     -DWORK=${CMAKE_CURRENT_BINARY_DIR}/certificates
     -P ${PROJECT_SOURCE_DIR}/proofs/check_certificates.cmake)

@@ -161,15 +161,29 @@ TEST(CheckerHand, AllReduceAndPendingSumsAreProved) {
   EXPECT_EQ(part.correct.verdict, Verdict::proved) << part.correct.detail;
 }
 
-TEST(CheckerHand, ReductionOverAReplicatedAxisIsRefuted) {
-  auto lowered = lower(plan_of("mesh {a:2, b:2}\nsource f32[8] sum{b}\nall_reduce(axes={b})\n"));
+TEST(CheckerHand, ReductionOverTheWrongPendingAxisIsRefuted) {
+  // sum{a, b} -> sum{a}: the all_reduce must combine over b; over a it combines
+  // summands of a twice and misses those of b.
+  auto lowered = lower(plan_of("mesh {a:2, b:2}\nsource f32[8] sum{a,b}\nall_reduce(axes={b})\n"));
   ASSERT_TRUE(lowered.ok());
   const TypedState target = final_state(*lowered);
-  std::get<LoweredAllReduce>(lowered->steps[0].op).group.axes = {AxisRef{"a", 1, 2, false}};  // wrong group
+  std::get<LoweredAllReduce>(lowered->steps[0].op).group.axes = {AxisRef{"a", 1, 2, false}};
   auto r = check_lowered(*lowered, target);
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->correct.verdict, Verdict::refuted);
   EXPECT_NE(r->correct.detail.find("combined twice"), std::string::npos) << r->correct.detail;
+}
+
+TEST(CheckerHand, ReductionOverAnAxisTheTypeDoesNotReduceIsBadInput) {
+  auto lowered = lower(plan_of("mesh {a:2, b:2}\nsource f32[8] sum{b}\nall_reduce(axes={b})\n"));
+  ASSERT_TRUE(lowered.ok());
+  const TypedState target = final_state(*lowered);
+  std::get<LoweredAllReduce>(lowered->steps[0].op).group.axes = {AxisRef{"a", 1, 2, false}};
+  auto r = check_lowered(*lowered, target);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("step 1: the all_reduce reduces over a, which is not a reduction axis"),
+            std::string::npos)
+      << r.error().message;
 }
 
 TEST(CheckerHand, PaddedDimCarriedAlong) {

@@ -28,13 +28,21 @@ Error at_step(std::size_t k, Error error) {
 Status check_tables(const LoweredStep& step) {
   const int64_t n = step.before.mesh.num_devices();
   return std::visit(
-      [n](const auto& s) -> Status {
+      [n, &step](const auto& s) -> Status {
         using Op = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<Op, LoweredPermute>) {
           if (s.table) return interp::check_pairs(*s.table, n);
         } else {
           if (s.group.table) {
             if (auto ok = interp::check_groups(*s.group.table, n, s.group.size); !ok) return ok;
+          }
+          if constexpr (std::is_same_v<Op, LoweredReduceScatter> || std::is_same_v<Op, LoweredAllReduce>) {
+            for (const auto& axis : s.group.axes) {
+              const auto& pending = step.before.type.reduce_axes;
+              if (std::none_of(pending.begin(), pending.end(), [&](const AxisRef& r) { return overlaps(axis, r); }))
+                return invalid_error("the " + std::string(lowered_name(step.op)) + " reduces over " + to_string(axis) +
+                                     ", which is not a reduction axis of " + to_string(step.before.type));
+            }
           }
           if constexpr (std::is_same_v<Op, LoweredSlice>) {
             if (s.offsets && static_cast<int64_t>(s.offsets->size()) != n)
@@ -109,7 +117,9 @@ CheckReport run_queries(const LoweredPlan& plan, const TypedState& target, const
   // Tight means received(d) == LB(d) on every device, so the maxima agree and the
   // lower bound needs no count over devices (when received_bytes_max is exact).
   report.recv_bytes_max = smt::received_bytes_max(plan);
-  report.lower_bound_bytes_max = report.transfers == Transfers::tight && smt::permute_count(plan) <= 1
+  // LB(d) counts target elements, not summands: no figure for plans with reductions.
+  report.lower_bound_bytes_max = reduction ? std::nullopt
+                                 : report.transfers == Transfers::tight && smt::permute_count(plan) <= 1
                                      ? std::optional<BigInt>(report.recv_bytes_max)
                                      : smt::lower_bound_max(plan, target);
   report.received_over_lower_bound = report.lower_bound_bytes_max
