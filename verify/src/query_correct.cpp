@@ -87,11 +87,16 @@ std::optional<Counterexample> structural_fault(const LoweredPlan& plan, const Ty
                             " but the target has " + shape_text(local_shape(target.type)));
   const int64_t summands = product_of_sizes(plan.source.type.reduce_axes);
   const int64_t paths = reduced_paths(plan) * product_of_sizes(target.type.reduce_axes);
-  if (paths < summands)
-    return every_device(target.mesh, 0,
-                        "each target element combines " + std::to_string(paths) + " values but the source holds " +
-                            std::to_string(summands) + " summands of it: " + std::to_string(summands - paths) +
-                            " summands are missing");
+  if (paths < summands) {  // every element lacks summands: name the first one
+    Counterexample ce = every_device(target.mesh, 0,
+                                     "each target element combines " + std::to_string(paths) +
+                                         " values but the source holds " + std::to_string(summands) +
+                                         " summands of it: " + std::to_string(summands - paths) + " summands are missing");
+    ce.local_index.assign(target.type.rank(), 0);
+    ce.expected_global = local_to_global(target.mesh, target.type, ce.coords, ce.local_index).value_or(std::vector<int64_t>{});
+    ce.actual_global = ce.expected_global;
+    return ce;
+  }
   return std::nullopt;
 }
 
@@ -191,8 +196,14 @@ Counterexample doubled_summand(const z3::model& model, Encoding& enc, const Lowe
   const Mesh& mesh = plan.source.mesh;
   const Coords ca = coords_in(model, enc, a.chain[0].device), cb = coords_in(model, enc, b.chain[0].device);
   const auto summand = mixed_radix_index(mesh, ca, plan.source.type.reduce_axes);
-  for (std::size_t k = plan.steps.size() + 1; k-- > 0 && ce.step == 0;)
-    if (coords_in(model, enc, a.chain[k].device) != coords_in(model, enc, b.chain[k].device)) ce.step = static_cast<int>(k + 1);
+  // The step that combines them: the one after the last state where the paths differ
+  // (none when they differ only in the target's own pending reduction).
+  const std::size_t n = plan.steps.size();
+  for (std::size_t k = n + 1; k-- > 0;) {
+    if (coords_in(model, enc, a.chain[k].device) == coords_in(model, enc, b.chain[k].device)) continue;
+    ce.step = k == n ? 0 : static_cast<int>(k + 1);
+    break;
+  }
   ce.reason = "summand " + std::to_string(summand) + " of the element (source devices " +
               std::to_string(mesh.device_at_coords(ca)) + " and " + std::to_string(mesh.device_at_coords(cb)) +
               " hold it) is combined twice";
