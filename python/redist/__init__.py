@@ -49,6 +49,7 @@ from ._redist import (
     parse_plan,
     parse_type,
     simulate,
+    solver_version,
 )
 from . import _redist
 from . import notation
@@ -58,7 +59,7 @@ __all__ = [
     "LoweredPlan", "LoweredStep", "Mesh", "Mismatch", "NoPlanError", "OptimalPlan",
     "PermuteMove", "Plan", "PlanCost", "PlanFigures", "PropertyResult", "Step", "StepCost",
     "StepFigures", "TypedState", "UnsupportedError", "check", "lower", "optimal",
-    "notation", "parse_cost_model", "parse_mesh", "parse_plan", "parse_type", "plan", "prove", "simulate",
+    "notation", "parse_cost_model", "parse_mesh", "parse_plan", "parse_type", "plan", "prove", "simulate", "solver_version",
 ]
 
 __version__ = "0.1.0"

@@ -103,6 +103,7 @@ void bind_verify(nb::module_& m) {
         nb::arg("plan"), nb::arg("budget") = nb::none(), nb::arg("timeout_ms") = 10000, nb::arg("keep_smt2") = false,
         nb::call_guard<nb::gil_scoped_release>(),
         "Proves or refutes G1-G3 of `plan` against its asserted target with Z3, GIL released.");
+  m.def("solver_version", &solver_version, "The version of the Z3 library the checker runs.");
   m.def("simulate", &simulate, nb::arg("plan"), nb::call_guard<nb::gil_scoped_release>(),
         "Runs `plan` on distinct values with the concrete interpreter; the first wrong element, or None.");
 }

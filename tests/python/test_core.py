@@ -17,6 +17,11 @@ def test_installed_package_not_source_tree():
     assert "site-packages" in pathlib.Path(redist._redist.__file__).parts
 
 
+def test_solver_version():
+    major, minor, *_ = redist.solver_version().split(".")
+    assert int(major) >= 4 and int(minor) >= 0
+
+
 def test_mesh_and_type_fields():
     mesh = redist.parse_mesh("{x:2, y:2} devices=[3,2,1,0]")
     assert mesh.axes == [("x", 2), ("y", 2)]
