@@ -120,14 +120,24 @@ State flagged(const DistType& type, const Mesh& mesh, bool permuted, bool receiv
   return s;
 }
 
+/// `s` in canonical form: each dim's consecutive factors of one axis merged, the
+/// pending reductions sorted and merged.
+void canonicalize(State& s) {
+  for (auto& d : s.dims) merge(d);
+  std::sort(s.reduce.begin(), s.reduce.end(),
+            [](const Factor& a, const Factor& b) { return a.axis != b.axis ? a.axis < b.axis : a.pre < b.pre; });
+  merge(s.reduce);
+}
+
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
 /// first) and its cost; its permutes become hints in `frame`.
 std::optional<std::pair<Plan, double>> best_seed(const CostModel& model, Frame& frame, const std::vector<Plan>& seeds,
-                                                 const BigInt& bound, const DistType& dst, const Mesh& dst_mesh) {
+                                                 const BigInt& bound, const DistType& dst, const Mesh& dst_mesh,
+                                                 bool strict) {
   std::optional<std::pair<Plan, double>> best;
   for (const auto& seed : seeds) {
     auto states = type_plan(seed);
-    if (!states || !slices_first(seed)) continue;
+    if (!states || (strict && !slices_first(seed))) continue;
     const TypedState& last = states->empty() ? TypedState{seed.mesh, seed.source} : states->back();
     if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != canonical(dst, dst_mesh)) continue;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
@@ -172,9 +182,10 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
                                 const std::vector<Plan>& seeds, const EngineLimits& limits) {
   const int64_t budget = bound >= (BigInt(1) << 62) ? INT64_MAX : bound.convert_to<int64_t>();
   Frame frame = make_frame(model, src_mesh, src, dst_mesh, dst, budget);
+  frame.slice_after_receive = limits.slice_after_receive;
   EngineResult result;
   double best = INFINITY;  // the upper bound: the best plan's modeled time
-  if (auto seed = best_seed(model, frame, seeds, bound, dst, dst_mesh)) {
+  if (auto seed = best_seed(model, frame, seeds, bound, dst, dst_mesh, !limits.slice_after_receive)) {
     result.plan = std::move(seed->first);
     result.time_us = best = seed->second;
   }
@@ -187,6 +198,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   auto is_goal = [&](const State& s) {
     return s.dims == frame.target.dims && s.reduce == frame.target.reduce && (s.permuted || !frame.mesh_change);
   };
+  State written = state_of(src, src_mesh, false);
   nodes.push_back(Node{flagged(src, src_mesh, false, false), 0, 0, -1, {}});
   nodes[0].bound = lower_bound_us(frame, nodes[0].state);
   index.emplace(nodes[0].state, 0);
@@ -227,7 +239,24 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
     ++result.expanded;
     edges.clear();
     const State s = nodes[at].state;
-    append_collectives(frame, s, edges);
+    if (at == 0 && !(written == s)) {
+      // The source as written: its steps must name suffixes of the written factors
+      // (x:(2)3 is no suffix of {x:(1)3,x:(3)2}); every type after a step is canonical.
+      append_collectives(frame, written, edges);
+      for (auto& e : edges) canonicalize(e.to);
+      if (!s.permuted) {
+        // A permute to the source's own tiling moves nothing and re-spells it canonically.
+        Edge respell;
+        respell.move.kind = Move::Kind::permute;
+        respell.to = s;
+        respell.to.permuted = true;
+        respell.time_us = frame.mesh_change ? permute_time_us(frame, s, free_regions(frame, s), respell.to) : 0;
+        respell.to.received = respell.time_us > 0;
+        if (!frame.mesh_change) edges.push_back(std::move(respell));
+      }
+    } else {
+      append_collectives(frame, s, edges);
+    }
     append_permutes(frame, s, edges);
     const double base = nodes[at].cost;
     for (auto& e : edges) {

@@ -33,6 +33,9 @@ struct EngineLimits {
   /// Called about once a second while the search runs: (expanded, states, best modeled
   /// time so far or a negative number when none).
   std::function<void(int64_t, int64_t, double)> progress;
+  /// Allow all_slice after received data (G3a then not guaranteed): only for pairs
+  /// that have no plan otherwise.
+  bool slice_after_receive = false;
 };
 
 /// What the engine found.
@@ -52,7 +55,7 @@ bool slices_first(const Plan& plan);
 /// Runs the engine from `src` on `src_mesh` to `dst` on `dst_mesh` (validated, same
 /// axes, same array) with every step's result within `bound` bytes per device. `seeds`
 /// are candidate plans; those that type-check, end at the target, stay within the bound
-/// and slice first are priced and the cheapest is the starting upper bound (its
+/// and slice first (unless limits allow otherwise) are priced and the cheapest is the starting upper bound (its
 /// permutes are also offered to the search). Errors only for internal inconsistencies
 /// (a plan that fails to type or to price as the search did).
 Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, const DistType& src,

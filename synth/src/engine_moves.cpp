@@ -52,7 +52,7 @@ void for_each_suffix(const Factors& dim, Visit visit) {
 }
 
 void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
-  if (s.received) return;
+  if (s.received && !frame.slice_after_receive) return;
   Factors pieces;
   for (const auto& region : free_regions(frame, s)) append_sub_factors(region, pieces);
   for (int axis : frame.size_one_axes)

@@ -53,6 +53,7 @@ struct Frame {
   Mesh src_mesh;
   Mesh dst_mesh;
   bool mesh_change = false;  // the device order differs: the permute is required
+  bool slice_after_receive = false;  // all_slice stays open after data is received
   DistType like;             // element type, global sizes and reduce op of the array
   State target;
   Factors pool;              // every factor of every axis, those the target leaves replicated first

@@ -14,7 +14,7 @@ namespace redist {
 
 namespace {
 
-/// Expansions of the fallback run when no seed is valid (the builders found no plan
+/// Expansions of the fallback runs when no seed is valid (the builders found no plan
 /// that slices first within the bound).
 constexpr int64_t kFallbackExpansions = 20'000;
 
@@ -41,9 +41,16 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   limits.max_expanded = options.max_expanded;
   auto found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
   if (!found) return found.error();
+  limits.max_expanded = std::max(options.max_expanded, kFallbackExpansions);
   if (!found->plan && !found->stopped.empty()) {
-    limits.max_expanded = std::max(options.max_expanded, kFallbackExpansions);
     found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {}, limits);
+    if (!found) return found.error();
+  }
+  if (!found->plan) {
+    // No plan slices first (rare: a device-order change on a fully used mesh); one that
+    // slices later is correct and within the bound, but G3a does not hold for it.
+    limits.slice_after_receive = true;
+    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
     if (!found) return found.error();
   }
   if (!found->plan)

@@ -5,7 +5,9 @@
 // at most one collective_permute, then all_gathers) and run for a small bounded number
 // of expansions under the cost model, keeping the best plan found. No device ever holds
 // more than max(source, target) local bytes (or the budget), and no all_slice follows a
-// step that communicates, so nothing received is dropped (G3a).
+// step that communicates, so nothing received is dropped (G3a) -- except for the rare
+// pairs where no such plan exists in the step set (found by a full search), which get
+// a correct plan within the bound that slices later.
 
 #include <cstdint>
 #include <optional>
