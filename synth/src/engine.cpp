@@ -208,6 +208,11 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   } else if (cheaper(nodes[0].bound, best)) {
     open.push(Entry{nodes[0].bound, order++, 0, 0});
   }
+  // Each state is held twice (node and index key); dims past the inline four and
+  // factors past the inline six spill to the heap.
+  const int64_t state_bytes =
+      2 * static_cast<int64_t>(sizeof(Node) + (src.rank() > 4 ? src.rank() * sizeof(Factors) : 0)) + 64;
+  const int64_t max_states = std::min(limits.max_states, limits.max_memory_bytes / state_bytes);
   std::vector<Edge> edges;
   auto clock = std::chrono::steady_clock::now();
   auto last_report = clock;
@@ -221,11 +226,12 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
       result.stopped = "the search stopped after expanding " + std::to_string(limits.max_expanded) + " states";
       break;
     }
-    if (static_cast<int64_t>(nodes.size()) >= limits.max_states) {
-      result.stopped = "the search stopped at its cap of " + std::to_string(limits.max_states) + " states";
+    if (static_cast<int64_t>(nodes.size()) >= max_states) {
+      result.stopped = "the search stopped at its cap of " + std::to_string(max_states) + " states (" +
+                       std::to_string(limits.max_memory_bytes >> 20) + " MiB)";
       break;
     }
-    if ((result.expanded & 255) == 0 && (limits.deadline || limits.progress)) {
+    if (limits.deadline || limits.progress) {
       clock = std::chrono::steady_clock::now();
       if (limits.deadline && clock >= *limits.deadline) {
         result.stopped = "the search reached its time limit";

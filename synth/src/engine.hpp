@@ -28,7 +28,8 @@ namespace redist::engine_detail {
 /// Where the engine stops when it has not finished.
 struct EngineLimits {
   int64_t max_expanded = 200'000;  // states expanded
-  int64_t max_states = 4'000'000;  // distinct states kept (the memory cap: ~1 KB each)
+  int64_t max_states = 4'000'000;  // distinct states kept
+  int64_t max_memory_bytes = int64_t{1} << 30;  // estimated memory of the kept states
   std::optional<std::chrono::steady_clock::time_point> deadline;
   /// Called about once a second while the search runs: (expanded, states, best modeled
   /// time so far or a negative number when none).

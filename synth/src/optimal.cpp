@@ -55,6 +55,7 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
   engine_detail::EngineLimits limits;
   limits.max_expanded = options.max_expanded;
   limits.max_states = options.max_states;
+  limits.max_memory_bytes = options.max_memory_bytes;
   limits.progress = options.progress;
   if (options.timeout_s)
     limits.deadline = std::chrono::steady_clock::now() +

@@ -29,8 +29,9 @@ struct OptimalOptions {
   std::optional<uint64_t> budget_bytes;
   /// States the search may expand before it gives up.
   int64_t max_expanded = 200'000;
-  /// Distinct states the search may keep (its memory cap, about 1 KB each).
+  /// Distinct states the search may keep, and their estimated memory.
   int64_t max_states = 2'000'000;
+  int64_t max_memory_bytes = int64_t{1} << 30;
   /// Wall-clock seconds after which the search returns the best plan found so far,
   /// with `proved` false (or `no_plan` when it found none).
   std::optional<double> timeout_s;
