@@ -67,6 +67,9 @@ TEST(NotationJax, ReadsSpellings) {
   auto mesh = parse_jax_mesh("Mesh('x': 2, 'y': 2, 'z': 2)");
   ASSERT_TRUE(mesh.ok()) << mesh.error().to_string();
   EXPECT_EQ(to_string(*mesh), "{x:2, y:2, z:2}");
+  auto typed = parse_jax_mesh("Mesh('x': 2, 'y': 2, 'z': 2, axis_types=(Explicit, Explicit, Auto))");
+  ASSERT_TRUE(typed.ok()) << typed.error().to_string();
+  EXPECT_EQ(*typed, *mesh);
   auto dict = parse_jax_mesh("{'x': 2, 'y': 2, 'z': 2}");
   ASSERT_TRUE(dict.ok());
   EXPECT_EQ(*dict, *mesh);

@@ -28,7 +28,7 @@ Result<std::vector<std::string>> name_tuple(Cursor& cur, char open, char close) 
 // `'x': 2, 'y': 4` up to `close`.
 Result<std::vector<MeshAxis>> name_size_pairs(Cursor& cur, char close) {
   std::vector<MeshAxis> axes;
-  while (cur.peek() != close) {
+  while (cur.peek() != close && (cur.peek() == '\'' || cur.peek() == '"' || axes.empty())) {
     auto n = cur.quoted("an axis name");
     if (!n) return n.error();
     if (auto s = cur.expect(':', "after the axis name"); !s) return s.error();
