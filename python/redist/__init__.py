@@ -92,9 +92,10 @@ def plan(
     """A plan from `src` to `dst` (types on `mesh`; `dst` on `target_mesh` when the
     device order changes), with the target asserted.
 
-    method: "synthesize" (default, docs/synthesis.md), "optimal" (least modeled time
-    under `cost_model`, a CostModel or its config text; docs/cost_model.md), or a
-    baseline ("gather_then_slice", "xla_style"). `budget` bounds the bytes per device.
+    method: "synthesize" (default, docs/synthesis.md; plans ranked by `cost_model`, a
+    CostModel or its config text, default CostModel.bytes()), "optimal" (least modeled
+    time under `cost_model`, default CostModel(); docs/cost_model.md), or a baseline
+    ("gather_then_slice", "xla_style"). `budget` bounds the bytes per device.
     Raises ValueError on bad input, UnsupportedError outside the scope, NoPlanError
     when nothing fits the budget.
     """
@@ -102,7 +103,7 @@ def plan(
     tm = m if target_mesh is None else _mesh(target_mesh)
     s, d = _type(src, m), _type(dst, tm)
     if method == "synthesize":
-        return _redist.synthesize(m, s, tm, d, budget)
+        return _redist.synthesize(m, s, tm, d, budget, _cost_model(cost_model))
     if method == "optimal":
         return _redist.optimal_plan(m, s, tm, d, budget, _cost_model(cost_model)).plan
     if budget is not None:
@@ -119,12 +120,14 @@ def optimal(
     budget: int | None = None,
     cost_model: CostModel | str | None = None,
     max_expanded: int = 200_000,
+    timeout_s: float | None = None,
 ) -> OptimalPlan:
-    """The plan of least modeled time with what the search did (expanded states)."""
+    """The plan of least modeled time with what the search did (expanded states); after
+    `timeout_s` seconds the best plan so far, with `proved` False."""
     m = _mesh(mesh)
     tm = m if target_mesh is None else _mesh(target_mesh)
     return _redist.optimal_plan(m, _type(src, m), tm, _type(dst, tm), budget, _cost_model(cost_model),
-                                max_expanded)
+                                max_expanded, timeout_s)
 
 
 def check(plan: Plan | str, *, budget: int | None = None, timeout_ms: int = 10_000,

@@ -145,6 +145,7 @@ void bind_plan(nb::module_& m) {
 
   nb::class_<CostModel>(m, "CostModel", "The alpha-beta cost model (docs/cost_model.md).")
       .def(nb::init<>(), "The defaults: every axis intra-node.")
+      .def_static("bytes", &bytes_model, "The bytes model synthesis ranks plans by unless given another.")
       .def_static("parse", [](std::string_view text) { return unwrap(parse_cost_model(text)); }, nb::arg("text"),
                   "A model from config text (`x = inter`, `inter.bandwidth_gbps = 25`, ...).")
       .def_rw("intra", &CostModel::intra)
@@ -220,29 +221,42 @@ void bind_plan(nb::module_& m) {
       .def_ro("time_us", &OptimalPlan::time_us)
       .def_ro("expanded", &OptimalPlan::expanded)
       .def_ro("generated", &OptimalPlan::generated)
+      .def_ro("proved", &OptimalPlan::proved, "False when the timeout stopped the search.")
       .def("__repr__", [](const OptimalPlan& o) {
         return "OptimalPlan(" + std::to_string(o.time_us) + " us, " + std::to_string(o.plan.steps.size()) +
-               " steps, expanded " + std::to_string(o.expanded) + ")";
+               " steps, expanded " + std::to_string(o.expanded) + (o.proved ? "" : ", optimality not proved") + ")";
       });
 
   m.def("synthesize",
         [](const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
-           std::optional<uint64_t> budget) {
-          return unwrap(synthesize(src_mesh, src, dst_mesh, dst, SynthOptions{budget}));
+           std::optional<uint64_t> budget, const std::optional<CostModel>& model) {
+          SynthOptions options;
+          options.budget_bytes = budget;
+          options.cost_model = model ? &*model : nullptr;
+          return unwrap(synthesize(src_mesh, src, dst_mesh, dst, options));
         },
         nb::arg("src_mesh"), nb::arg("src"), nb::arg("dst_mesh"), nb::arg("dst"), nb::arg("budget") = nb::none(),
-        nb::call_guard<gil_scoped_release>(), "The default synthesis (docs/synthesis.md), GIL released.");
+        nb::arg("cost_model") = nb::none(), nb::call_guard<gil_scoped_release>(),
+        "The default synthesis (docs/synthesis.md), plans ranked by `cost_model` (default: "
+        "CostModel.bytes()), GIL released.");
   m.def("optimal_plan",
         [](const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
-           std::optional<uint64_t> budget, const std::optional<CostModel>& model, int64_t max_expanded) {
+           std::optional<uint64_t> budget, const std::optional<CostModel>& model, int64_t max_expanded,
+           std::optional<double> timeout_s) {
           const CostModel cm = default_model(model);
           const Status valid = validate(cm, src_mesh);
           if (!valid) throw RaisedError{valid.error()};
-          return unwrap(optimal_plan(cm, src_mesh, src, dst_mesh, dst, OptimalOptions{budget, max_expanded}));
+          OptimalOptions options;
+          options.budget_bytes = budget;
+          options.max_expanded = max_expanded;
+          options.timeout_s = timeout_s;
+          return unwrap(optimal_plan(cm, src_mesh, src, dst_mesh, dst, options));
         },
         nb::arg("src_mesh"), nb::arg("src"), nb::arg("dst_mesh"), nb::arg("dst"), nb::arg("budget") = nb::none(),
-        nb::arg("cost_model") = nb::none(), nb::arg("max_expanded") = 200'000, nb::call_guard<gil_scoped_release>(),
-        "The plan of least modeled time (A* search, docs/cost_model.md), GIL released.");
+        nb::arg("cost_model") = nb::none(), nb::arg("max_expanded") = 200'000, nb::arg("timeout_s") = nb::none(),
+        nb::call_guard<gil_scoped_release>(),
+        "The plan of least modeled time (docs/cost_model.md); after `timeout_s` the best so far "
+        "(proved=False). GIL released.");
   m.def("baseline", &baseline_of, nb::arg("name"), nb::arg("src_mesh"), nb::arg("src"), nb::arg("dst_mesh"),
         nb::arg("dst"), nb::call_guard<gil_scoped_release>(),
         "A baseline plan: gather_then_slice or xla_style (docs/synthesis.md).");

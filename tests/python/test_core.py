@@ -162,7 +162,13 @@ def test_check_refutes_memory_over_budget():
 def test_optimal_and_baselines():
     best = redist.optimal(MESH, SRC, DST)
     assert best.time_us == pytest.approx(best.plan.cost().time_us)
-    assert best.expanded > 0 and best.generated >= best.expanded
+    assert best.expanded > 0 and best.generated >= best.expanded and best.proved
+    quick = redist.optimal(MESH, SRC, DST, timeout_s=60.0)
+    assert quick.proved and quick.time_us == pytest.approx(best.time_us)
+    # The default synthesis ranks by the bytes model unless given another; both verify.
+    bytes_model = redist.CostModel.bytes()
+    assert redist.plan(MESH, SRC, DST) == redist.plan(MESH, SRC, DST, cost_model=bytes_model)
+    assert redist.check(redist.plan(MESH, SRC, DST, cost_model="x = inter\n")).verified
     assert best.time_us <= redist.plan(MESH, SRC, DST).cost().time_us + 1e-9
     assert redist.check(redist.plan(MESH, SRC, DST, method="optimal")).verified
     xla = redist.plan(MESH, SRC, DST, method="xla_style")
