@@ -37,7 +37,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--redist", required=True, help="the redist CLI")
     parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--inner", type=int, default=200, help="in-process calls per round")
+    parser.add_argument("--inner", type=int, default=20, help="in-process calls per round (each column)")
     args = parser.parse_args()
     print("| case | in-process, parsed objects (us) | in-process, from strings (us) "
           "| in-process, strings + figures (us) | CLI subprocess (us) | CLI / in-process (strings) "
@@ -52,11 +52,10 @@ def main() -> None:
         # The CLI prints the same plan (its text lines, without the # comments).
         assert [l for l in out.splitlines() if l and not l.startswith("#")] == expected.splitlines(), out
         objects, strings, figures, subprocs = [], [], [], []
-        inner_figures = max(1, args.inner // 20)
         for _ in range(args.rounds):  # alternate the three in every round
             objects.append(timed(lambda: redist.plan(mesh, src, dst), args.inner))
             strings.append(timed(lambda: redist.plan(mesh_text, src_text, dst_text), args.inner))
-            figures.append(timed(lambda: redist.plan(mesh_text, src_text, dst_text).figures(), inner_figures))
+            figures.append(timed(lambda: redist.plan(mesh_text, src_text, dst_text).figures(), args.inner))
             subprocs.append(timed(lambda: subprocess.run(cli, check=True, capture_output=True), 1))
         o, s, c = statistics.median(objects), statistics.median(strings), statistics.median(subprocs)
         f = statistics.median(figures)
