@@ -1,0 +1,167 @@
+// Edges of the search engine other than the permute: all_slice of free factors (only
+// before anything is received), all_gather and all_to_all of suffixes, reduce_scatter
+// and all_reduce.
+
+#include <algorithm>
+
+#include "engine_moves.hpp"
+
+namespace redist::engine_detail {
+
+namespace {
+
+/// True when dim `d` of `s` has no padding.
+bool unpadded(const Frame& frame, const State& s, std::size_t d) {
+  return frame.globals[d] % product(s.dims[d]) == 0;
+}
+
+/// Modeled time of a collective of `kind` over `axes` whose larger buffer is `bytes`.
+double time_of(const Frame& frame, CollectiveKind kind, const Factors& axes, int64_t bytes) {
+  return collective_time_us(kind, product(axes), static_cast<double>(bytes),
+                            frame.model->link(slowest(frame, axes)));
+}
+
+/// The edge of a step of `kind` on `dim` (to `dst`) over `axes`, starting from `s`; the
+/// caller changes its state and sets its time.
+Edge edge_from(const State& s, Move::Kind kind, std::size_t dim, std::size_t dst, const Factors& axes) {
+  Edge e;
+  e.move.kind = kind;
+  e.move.dim = static_cast<int>(dim);
+  e.move.dst = static_cast<int>(dst);
+  e.move.axes = axes;
+  e.to = s;
+  e.to.received = s.received || kind != Move::Kind::slice;
+  return e;
+}
+
+/// Each way to split dim `dims` into (rest, suffix) with a non-empty suffix, factor by
+/// factor: the suffix is the minor part of one factor and every factor after it.
+template <class Visit>
+void for_each_suffix(const Factors& dim, Visit visit) {
+  for (std::size_t j = dim.size(); j-- > 0;) {
+    const Factor& f = dim[j];
+    for (int64_t b = std::min<int64_t>(2, f.size); b <= f.size; ++b) {
+      if (f.size % b != 0) continue;
+      Factors rest(dim.begin(), dim.begin() + static_cast<std::ptrdiff_t>(j));
+      if (b < f.size) rest.push_back({f.axis, f.pre, f.size / b});
+      Factors suffix{{f.axis, f.end() / b, b}};
+      suffix.insert(suffix.end(), dim.begin() + static_cast<std::ptrdiff_t>(j) + 1, dim.end());
+      visit(rest, suffix);
+    }
+  }
+}
+
+void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
+  if (s.received && !frame.slice_after_receive) return;
+  Factors pieces;
+  for (const auto& region : free_regions(frame, s)) append_sub_factors(region, pieces);
+  for (int axis : frame.size_one_axes)
+    if (fits(s, Factor{axis, 1, 1})) pieces.push_back({axis, 1, 1});
+  for (std::size_t d = 0; d < s.dims.size(); ++d) {
+    if (!unpadded(frame, s, d)) continue;
+    const int64_t t = product(s.dims[d]);
+    for (const auto& piece : pieces) {
+      if (frame.globals[d] % (t * piece.size) != 0) continue;
+      Edge e = edge_from(s, Move::Kind::slice, d, 0, Factors{piece});
+      e.to.dims[d].push_back(piece);
+      merge(e.to.dims[d]);
+      out.push_back(std::move(e));
+    }
+  }
+}
+
+void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
+  for (std::size_t d = 0; d < s.dims.size(); ++d) {
+    if (s.dims[d].empty() || !unpadded(frame, s, d)) continue;
+    for_each_suffix(s.dims[d], [&](const Factors& rest, const Factors& suffix) {
+      Edge gather = edge_from(s, Move::Kind::gather, d, 0, suffix);
+      gather.to.dims[d] = rest;
+      const int64_t after = local_bytes(frame, gather.to);
+      if (after <= frame.budget_bytes) {
+        gather.time_us = time_of(frame, CollectiveKind::all_gather, suffix, after);
+        out.push_back(std::move(gather));
+      }
+      for (std::size_t d2 = 0; d2 < s.dims.size(); ++d2) {
+        if (d2 == d || !unpadded(frame, s, d2)) continue;
+        if (frame.globals[d2] % (product(s.dims[d2]) * product(suffix)) != 0) continue;
+        Edge a2a = edge_from(s, Move::Kind::all_to_all, d, d2, suffix);
+        a2a.to.dims[d] = rest;
+        a2a.to.dims[d2].insert(a2a.to.dims[d2].end(), suffix.begin(), suffix.end());
+        merge(a2a.to.dims[d2]);
+        const int64_t moved = local_bytes(frame, a2a.to);
+        if (moved > frame.budget_bytes) continue;
+        a2a.time_us = time_of(frame, CollectiveKind::all_to_all, suffix, std::max(bytes, moved));
+        out.push_back(std::move(a2a));
+      }
+    });
+  }
+}
+
+/// The ordered selections of reduction factors a step may name: every non-empty
+/// subset in every order for up to three factors; otherwise each one alone and all.
+std::vector<Factors> reduction_selections(const Factors& reduce, bool ordered) {
+  std::vector<Factors> out;
+  const std::size_t n = reduce.size();
+  if (n > 3) {
+    for (const auto& f : reduce) out.push_back({f});
+    out.push_back(reduce);
+    return out;
+  }
+  for (unsigned mask = 1; mask < (1u << n); ++mask) {
+    Factors pick;
+    for (std::size_t i = 0; i < n; ++i)
+      if (mask & (1u << i)) pick.push_back(reduce[i]);
+    if (!ordered) {
+      out.push_back(pick);
+      continue;
+    }
+    std::vector<std::size_t> order(pick.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    do {
+      Factors seq;
+      for (auto i : order) seq.push_back(pick[i]);
+      out.push_back(seq);
+    } while (std::next_permutation(order.begin(), order.end()));
+  }
+  return out;
+}
+
+/// `reduce` without the members of `removed`.
+Factors without(const Factors& reduce, const Factors& removed) {
+  Factors out;
+  for (const auto& f : reduce)
+    if (std::find(removed.begin(), removed.end(), f) == removed.end()) out.push_back(f);
+  return out;
+}
+
+void append_reductions(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
+  if (s.reduce.empty()) return;
+  for (const auto& pick : reduction_selections(s.reduce, false)) {
+    Edge e = edge_from(s, Move::Kind::all_reduce, 0, 0, pick);
+    e.to.reduce = without(s.reduce, pick);
+    e.time_us = time_of(frame, CollectiveKind::all_reduce, pick, bytes);
+    out.push_back(std::move(e));
+  }
+  for (const auto& seq : reduction_selections(s.reduce, true)) {
+    for (std::size_t d = 0; d < s.dims.size(); ++d) {
+      if (!unpadded(frame, s, d) || frame.globals[d] % (product(s.dims[d]) * product(seq)) != 0) continue;
+      Edge e = edge_from(s, Move::Kind::reduce_scatter, d, 0, seq);
+      e.to.reduce = without(s.reduce, seq);
+      e.to.dims[d].insert(e.to.dims[d].end(), seq.begin(), seq.end());
+      merge(e.to.dims[d]);
+      e.time_us = time_of(frame, CollectiveKind::reduce_scatter, seq, bytes);
+      out.push_back(std::move(e));
+    }
+  }
+}
+
+}  // namespace
+
+void append_collectives(const Frame& frame, const State& s, std::vector<Edge>& out) {
+  const int64_t bytes = local_bytes(frame, s);
+  append_slices(frame, s, out);
+  append_gathers_and_all_to_alls(frame, s, bytes, out);
+  append_reductions(frame, s, bytes, out);
+}
+
+}  // namespace redist::engine_detail

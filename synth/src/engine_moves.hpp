@@ -1,0 +1,48 @@
+#pragma once
+// The edges of the search engine (its one successor generator): each step a state may take within the budget, the
+// state after it and its modeled time; and the admissible lower bound on the time
+// still needed from a state to the target.
+
+#include <vector>
+
+#include "engine_state.hpp"
+
+namespace redist::engine_detail {
+
+/// One step at the factor level.
+struct Move {
+  enum class Kind { slice, gather, all_to_all, permute, reduce_scatter, all_reduce };
+  Kind kind = Kind::slice;
+  int dim = 0;     // slice, gather, reduce_scatter dim; all_to_all source dim
+  int dst = 0;     // all_to_all target dim
+  Factors axes;    // not used by a permute (its target is the edge's state)
+};
+
+struct Edge {
+  Move move;
+  State to;
+  double time_us = 0;
+};
+
+/// Appends the slices (none once `s` has received data), gathers, all_to_alls and
+/// reduction steps `s` can take whose result fits the budget.
+void append_collectives(const Frame& frame, const State& s, std::vector<Edge>& out);
+
+/// Appends the permutes `s` can take (none once it has permuted): to the target, or to
+/// a state with `s`'s per-dim tile counts whose dims each keep `s`'s factors or start
+/// with a prefix of the target's and continue with up to three other factors (those
+/// the target leaves replicated tried first); and where the greedy plan permutes from
+/// `s`, to its intermediate. With a device order change, also to `s` itself on the new
+/// mesh.
+void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out);
+
+/// The modeled microseconds of a permute from `s` (whose free regions are `s_free`) to
+/// `x` (with equal tile counts), as the cost model charges the lowering's pairs.
+double permute_time_us(const Frame& frame, const State& s, const Factors& s_free, const State& x);
+
+/// A lower bound on the modeled time of any plan from `s` to the target: every device
+/// must receive the target elements its shard lacks (at least the target's local size
+/// minus the largest possible overlap), at the fastest bandwidth, after one latency.
+double lower_bound_us(const Frame& frame, const State& s);
+
+}  // namespace redist::engine_detail

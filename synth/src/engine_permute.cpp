@@ -1,0 +1,151 @@
+// The permute edges of the search engine: the target, or intermediates with the
+// current per-dim tile counts built from prefixes of the target's dims.
+
+#include <algorithm>
+
+#include "engine_moves.hpp"
+
+namespace redist::engine_detail {
+
+namespace {
+
+/// Options considered per dim, and permute targets per state.
+constexpr std::size_t kMaxDimOptions = 24;
+constexpr std::size_t kMaxTargets = 96;
+
+/// Every prefix of `dim`, factor by factor (the major part of a factor included),
+/// longest first, the empty one last.
+std::vector<Factors> prefixes(const Factors& dim) {
+  std::vector<Factors> out;
+  for (std::size_t j = dim.size(); j-- > 0;) {
+    out.emplace_back(dim.begin(), dim.begin() + static_cast<std::ptrdiff_t>(j) + 1);
+    const Factor& f = dim[j];
+    for (int64_t a = f.size - 1; a >= 2; --a) {
+      if (f.size % a != 0) continue;
+      Factors p(dim.begin(), dim.begin() + static_cast<std::ptrdiff_t>(j));
+      p.push_back({f.axis, f.pre, a});
+      out.push_back(std::move(p));
+    }
+  }
+  out.emplace_back();
+  return out;
+}
+
+/// Appends to `out` every sequence of up to three compatible factors of `pool` whose
+/// sizes multiply to `rest`, each continuing `seq`.
+void extras(const Factors& pool, int64_t rest, Factors& seq, std::vector<Factors>& out) {
+  if (rest == 1) {
+    out.push_back(seq);
+    return;
+  }
+  if (seq.size() == 3 || out.size() >= kMaxDimOptions) return;
+  for (const auto& f : pool) {
+    if (f.size < 2 || rest % f.size != 0) continue;
+    if (!std::all_of(seq.begin(), seq.end(), [&](const Factor& g) { return compatible(f, g); })) continue;
+    seq.push_back(f);
+    extras(pool, rest / f.size, seq, out);
+    seq.pop_back();
+  }
+}
+
+/// The dim lists with `t` tiles a permute may give dim `d` from the target: a prefix
+/// of the target's continued by up to three factors of any axis (memoized in `frame`).
+const std::vector<Factors>& target_options(const Frame& frame, std::size_t d, int64_t t) {
+  const uint64_t key = (static_cast<uint64_t>(d) << 56) ^ static_cast<uint64_t>(t);
+  if (auto it = frame.permute_options.find(key); it != frame.permute_options.end()) return it->second;
+  std::vector<Factors> out;
+  for (const auto& prefix : prefixes(frame.target.dims[d])) {
+    const int64_t p = product(prefix);
+    if (t % p != 0) continue;
+    std::vector<Factors> tails;
+    Factors seq;
+    extras(frame.pool, t / p, seq, tails);
+    for (const auto& tail : tails) {
+      if (!std::all_of(tail.begin(), tail.end(), [&](const Factor& f) {
+            return std::all_of(prefix.begin(), prefix.end(), [&](const Factor& g) { return compatible(f, g); });
+          }))
+        continue;
+      Factors option = prefix;
+      option.insert(option.end(), tail.begin(), tail.end());
+      merge(option);
+      if (std::find(out.begin(), out.end(), option) == out.end()) out.push_back(std::move(option));
+      if (out.size() >= kMaxDimOptions) break;
+    }
+    if (out.size() >= kMaxDimOptions) break;
+  }
+  return frame.permute_options.emplace(key, std::move(out)).first->second;
+}
+
+/// Depth-first over dims: appends to `out` each combination of `s`'s own dim or one of
+/// the target options whose factors are pairwise compatible (and with the pending
+/// reductions).
+void combine(const Frame& frame, const State& s, std::size_t d, State& x, Factors& used, std::vector<State>& out) {
+  if (out.size() >= kMaxTargets) return;
+  if (d == s.dims.size()) {
+    out.push_back(x);
+    return;
+  }
+  const auto& options = target_options(frame, d, product(s.dims[d]));
+  for (std::size_t i = 0; i <= options.size(); ++i) {
+    const Factors& option = i == 0 ? s.dims[d] : options[i - 1];
+    if (i > 0 && option == s.dims[d]) continue;
+    const std::size_t mark = used.size();
+    bool ok = true;
+    for (const auto& f : option) {
+      ok = std::all_of(used.begin(), used.end(), [&](const Factor& u) { return compatible(u, f); });
+      if (!ok) break;
+      used.push_back(f);
+    }
+    if (ok) {
+      x.dims[d] = option;
+      combine(frame, s, d + 1, x, used, out);
+    }
+    used.resize(mark);
+  }
+}
+
+}  // namespace
+
+double permute_time_us(const Frame& frame, const State& s, const Factors& s_free, const State& x) {
+  LinkClass link = LinkClass::intra;
+  if (frame.mesh_change) {
+    for (auto c : frame.classes) link = slower(link, c);
+  } else {
+    // As the lowering pairs devices: a dim's source factors take the target's block
+    // index; factors free only in the source take the target's remaining replica index.
+    Factors moved;
+    for (std::size_t d = 0; d < s.dims.size(); ++d)
+      if (!s.dims[d].empty() && s.dims[d] != x.dims[d]) moved.insert(moved.end(), s.dims[d].begin(), s.dims[d].end());
+    const Factors dst_free = free_regions(frame, x);
+    for (const auto& f : s_free)
+      if (std::find(dst_free.begin(), dst_free.end(), f) == dst_free.end()) moved.push_back(f);
+    if (moved.empty()) return 0;
+    link = slowest(frame, moved);
+  }
+  return collective_time_us(CollectiveKind::permute, 2, static_cast<double>(local_bytes(frame, s)),
+                            frame.model->link(link));
+}
+
+void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out) {
+  if (s.permuted) return;
+  State x = s;
+  x.permuted = true;
+  Factors used = s.reduce;
+  std::vector<State> targets;
+  combine(frame, s, 0, x, used, targets);
+  for (const auto& [before, after] : frame.permute_hints)
+    if (before == s && std::find(targets.begin(), targets.end(), after) == targets.end()) targets.push_back(after);
+  const Factors s_free = free_regions(frame, s);
+  for (auto& t : targets) {
+    if (t.dims == s.dims && !frame.mesh_change) continue;
+    const double time = permute_time_us(frame, s, s_free, t);
+    t.received = s.received || time > 0;
+    Edge e;
+    e.move.kind = Move::Kind::permute;
+    e.to = std::move(t);
+    e.time_us = time;
+    out.push_back(std::move(e));
+  }
+}
+
+}  // namespace redist::engine_detail

@@ -1,0 +1,87 @@
+#pragma once
+// The search engine's working representation: a type as per-dim lists of factors
+// (factors.hpp) plus pending reduction factors, canonical (consecutive factors of one
+// axis merged) so equal tilings compare equal, with two flags of the path taken (the
+// permute used; data received, after which no slice may drop any: G3a); and the fixed
+// facts of one search.
+// Converted from and to DistType at the edges only.
+
+#include <boost/container/small_vector.hpp>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "factors.hpp"
+#include "redist/core/dist_type.hpp"
+#include "redist/core/mesh.hpp"
+#include "redist/synth/cost_model.hpp"
+
+namespace redist::engine_detail {
+
+using synth_detail::Factor;
+using synth_detail::Factors;
+using synth_detail::merge;
+using synth_detail::product;
+using synth_detail::refs_of;
+
+/// A search state: the tiling, pending reductions, whether the permute was used and
+/// whether a communicating step has run (then all_slice is closed: it would drop
+/// received elements, which G3a forbids).
+struct State {
+  boost::container::small_vector<Factors, 4> dims;
+  Factors reduce;  // sorted by (axis, pre), merged
+  bool permuted = false;
+  bool received = false;
+  bool operator==(const State&) const = default;
+};
+
+struct StateHash {
+  std::size_t operator()(const State& s) const;
+};
+
+/// The fixed facts of one search.
+struct Frame {
+  std::vector<int64_t> axis_sizes;  // mesh axes in declared order
+  std::vector<LinkClass> classes;  // per axis
+  std::vector<int64_t> globals;    // per dim
+  int64_t elem_bytes = 4;
+  int64_t budget_bytes = 0;
+  const CostModel* model = nullptr;
+  Mesh src_mesh;
+  Mesh dst_mesh;
+  bool mesh_change = false;  // the device order differs: the permute is required
+  bool slice_after_receive = false;  // all_slice stays open after data is received
+  DistType like;             // element type, global sizes and reduce op of the array
+  State target;
+  Factors pool;              // every factor of every axis, those the target leaves replicated first
+  std::vector<int> size_one_axes;  // axes of size 1 the target tiles by
+  double min_latency_us = 0;
+  double max_bandwidth_gbps = 0;
+  /// Permutes the seed plan takes: (state before, state after).
+  std::vector<std::pair<State, State>> permute_hints;
+  /// Memo of the permute search: per (dim, tile count), the target-derived dim lists.
+  mutable std::unordered_map<uint64_t, std::vector<Factors>> permute_options;
+};
+
+/// True when two factors may appear in one type (as core's compatible()).
+bool compatible(const Factor& a, const Factor& b);
+/// True when `f` is compatible with every factor `s` uses.
+bool fits(const State& s, const Factor& f);
+/// Bytes one device holds under `s` (padding included).
+int64_t local_bytes(const Frame& frame, const State& s);
+/// The factors of each axis that `s` does not use, each a maximal gap, in axis order.
+Factors free_regions(const Frame& frame, const State& s);
+/// Appends every factor of size >= 2 inside `region` whose ends nest with its ends.
+void append_sub_factors(const Factor& region, Factors& out);
+/// The slowest link class over the axes of `factors`.
+LinkClass slowest(const Frame& frame, const Factors& factors);
+
+/// The state of a validated, canonical `type` on `mesh`.
+State state_of(const DistType& type, const Mesh& mesh, bool permuted);
+/// The type of `s`.
+DistType type_of(const Frame& frame, const State& s);
+
+}  // namespace redist::engine_detail
