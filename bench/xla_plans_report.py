@@ -44,6 +44,8 @@ def run_json(cmd: list[str]) -> tuple[int, dict | None, str]:
 
 
 def ratio(recv: str, lb: str) -> str:
+    if not recv.isdigit() or not lb.isdigit():
+        return "-"
     r, b = int(recv), int(lb)
     return "1.00" if r == b == 0 else ("inf" if b == 0 else f"{r / b:.2f}")
 
@@ -88,20 +90,21 @@ def main() -> int:
         whole = itemsize * int(np.prod([d.size for d in src.dims]))
         replicated = all(not d.axes for d in src.dims) or all(not d.axes for d in dst.dims)
         remat = not replicated and int(v["peak_local_bytes"]) >= whole
-        wasted = int(v["recv_bytes_max"]) - int(v["lower_bound_bytes_max"])
+        lb_known = v["lower_bound_bytes_max"].isdigit()
+        wasted = int(v["recv_bytes_max"]) - int(v["lower_bound_bytes_max"]) if lb_known else 0
         counts["cases"] += 1
         for k in ("correct", "memory", "no_peak"):
             counts[k] += v[k] == "proved"
         counts["tight"] += v["transfers"] == "tight"
         counts["remat"] += remat
-        counts["at_lb"] += wasted == 0
+        counts["at_lb"] += lb_known and wasted == 0
         xla_steps = " ".join(s["op"] for s in xr["steps"]) or "-"
         if rr is not None:
             red_steps = " ".join(s["op"] if isinstance(s, dict) and "op" in s else str(s).split("(")[0]
                                  for s in rr["steps"]) or "-"
             red_recv = rr["recv_bytes_max"]
             red_ratio = ratio(red_recv, rr["lower_bound_bytes_max"])
-            counts["redist_at_lb"] += int(red_recv) == int(rr["lower_bound_bytes_max"])
+            counts["redist_at_lb"] += red_recv == rr["lower_bound_bytes_max"]
             counts["worse"] += int(v["recv_bytes_max"]) > int(red_recv)
             counts["better"] += int(v["recv_bytes_max"]) < int(red_recv)
         else:

@@ -73,10 +73,19 @@ def main() -> int:
         refuted += v["correct"] == "refuted"
         failed += not ok
         steps = " ".join(s["op"] for s in report["steps"]) or "(nothing)"
+        ours = subprocess.run([args.redist, "plan", "--mesh", case.mesh, case.src, case.dst, "--json"],
+                              capture_output=True, text=True, timeout=300)
+        if ours.returncode == 0:
+            p = json.loads(ours.stdout)
+            redist = (f"{' '.join(s['op'] for s in p['steps']) or '(nothing)'}; received {p['recv_bytes_max']} B "
+                      f"vs lower bound {p['lower_bound_bytes_max']} B")
+        else:
+            redist = f"no plan (exit {ours.returncode})"
         print(f"{'PASS' if ok else 'FAIL'} {name}: {case.label()}\n"
               f"    XLA: {steps}; correct {v['correct']}, memory {v['memory']}, no_peak {v['no_peak']}, "
               f"transfers {v['transfers']}; received {v['recv_bytes_max']} B vs lower bound "
-              f"{v['lower_bound_bytes_max']} B ({v['received_over_lower_bound']}x)")
+              f"{v['lower_bound_bytes_max']} B ({v['received_over_lower_bound']}x)\n"
+              f"    redist: {redist}")
         sys.stdout.flush()
     print(f"{proved} proved, {refuted} refuted (confirmed), {limits} at a known import limit, {skipped} skipped, "
           f"{failed} failed")
