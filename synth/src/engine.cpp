@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "engine_moves.hpp"
+#include "redist/plan/figures.hpp"
 #include "redist/plan/typing.hpp"
 
 namespace redist::engine_detail {
@@ -129,31 +130,52 @@ void canonicalize(State& s) {
   merge(s.reduce);
 }
 
+/// A seed that passed the checks, its typed states and modeled time.
+struct Seed {
+  const Plan* plan = nullptr;
+  std::vector<TypedState> states;
+  double time_us = 0;
+};
+
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
-/// first) and its cost; its permutes become hints in `frame`.
-std::optional<std::pair<Plan, double>> best_seed(const CostModel& model, Frame& frame, const std::vector<Plan>& seeds,
-                                                 const BigInt& bound, const DistType& dst, const Mesh& dst_mesh,
-                                                 bool strict) {
-  std::optional<std::pair<Plan, double>> best;
+/// first when `strict`), priced step by step on its typed states.
+std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& seeds, const BigInt& bound,
+                              const DistType& dst, const Mesh& dst_mesh, bool strict) {
+  std::optional<Seed> best;
+  const DistType want = canonical(dst, dst_mesh);
   for (const auto& seed : seeds) {
+    if (strict && !slices_first(seed)) continue;
     auto states = type_plan(seed);
-    if (!states || (strict && !slices_first(seed))) continue;
+    if (!states) continue;
     const TypedState& last = states->empty() ? TypedState{seed.mesh, seed.source} : states->back();
-    if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != canonical(dst, dst_mesh)) continue;
+    if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != want) continue;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
       continue;
-    auto cost = plan_cost(model, seed);
-    if (!cost) continue;
-    if (best && !cheaper(cost->time_us, best->second)) continue;
-    best.emplace(seed, cost->time_us);
+    double time = 0;
+    TypedState before{seed.mesh, seed.source};
+    for (std::size_t k = 0; k < seed.steps.size(); ++k) {
+      time += step_cost(model, before, (*states)[k], seed.steps[k]).time_us;
+      before = (*states)[k];
+    }
+    if (best && !cheaper(time, best->time_us)) {
+      // Between seeds of equal modeled time, fewer bytes received over all devices (a
+      // permute that leaves more devices in place).
+      if (cheaper(best->time_us, time)) continue;
+      auto a = plan_figures(seed), b = plan_figures(*best->plan);
+      if (!a || !b || a->recv_bytes_total >= b->recv_bytes_total) continue;
+    }
+    best = Seed{&seed, std::move(*states), time};
   }
-  if (!best) return best;
-  const Plan& plan = best->first;
-  auto states = type_plan(plan);
+  return best;
+}
+
+/// Offers the permutes of `seed` to the search as hints.
+void add_hints(const Seed& seed, Frame& frame) {
+  const Plan& plan = *seed.plan;
   TypedState before{plan.mesh, plan.source};
   bool permuted = false, received = false;
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
-    const TypedState& after = (*states)[k];
+    const TypedState& after = seed.states[k];
     const bool permute = std::holds_alternative<CollectivePermute>(plan.steps[k].op);
     if (permute)
       frame.permute_hints.emplace_back(flagged(before.type, before.mesh, permuted, received),
@@ -162,7 +184,6 @@ std::optional<std::pair<Plan, double>> best_seed(const CostModel& model, Frame& 
     received = received || !std::holds_alternative<AllSlice>(plan.steps[k].op);
     before = after;
   }
-  return best;
 }
 
 }  // namespace
@@ -180,15 +201,21 @@ bool slices_first(const Plan& plan) {
 Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, const DistType& src,
                                 const Mesh& dst_mesh, const DistType& dst, const BigInt& bound,
                                 const std::vector<Plan>& seeds, const EngineLimits& limits) {
+  EngineResult result;
+  double best = INFINITY;  // the upper bound: the best plan's modeled time
+  const auto seed = best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive);
+  if (seed) {
+    result.plan = *seed->plan;
+    result.time_us = best = seed->time_us;
+    if (limits.max_expanded <= 0) {
+      result.stopped = "no expansions allowed";
+      return result;
+    }
+  }
   const int64_t budget = bound >= (BigInt(1) << 62) ? INT64_MAX : bound.convert_to<int64_t>();
   Frame frame = make_frame(model, src_mesh, src, dst_mesh, dst, budget);
   frame.slice_after_receive = limits.slice_after_receive;
-  EngineResult result;
-  double best = INFINITY;  // the upper bound: the best plan's modeled time
-  if (auto seed = best_seed(model, frame, seeds, bound, dst, dst_mesh, !limits.slice_after_receive)) {
-    result.plan = std::move(seed->first);
-    result.time_us = best = seed->second;
-  }
+  if (seed) add_hints(*seed, frame);
 
   std::vector<Node> nodes;
   std::unordered_map<State, int, StateHash> index;

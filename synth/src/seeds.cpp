@@ -41,6 +41,19 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
     auto direct = direct_plan(problem, primes->a, primes->b);
     const bool enough = direct && !problem.mesh_change && clean_and_short(*direct);
     if (direct) candidates.push_back(std::move(*direct));
+    // XLA's own first choices (baselines.cpp), so the default plan is never dearer than
+    // xla_style where that fits the bound and slices first: one permute when the tile
+    // counts already match, all_to_alls then a permute when they are a permutation.
+    const Counts have = counts(problem.src), want = counts(problem.dst);
+    if (have == want) {
+      candidates.push_back(Moves{permute_move(problem.dst)});
+    } else {
+      Counts a = have, b = want;
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      if (a == b)
+        if (auto m = balanced_plan(problem, *primes, Ends{primes->a, {}, primes->b})) candidates.push_back(std::move(*m));
+    }
     if (!enough) {
       if (auto m = matched_plan(problem, &*primes)) candidates.push_back(std::move(*m));
       // The balanced plan of the first placement that gives one.

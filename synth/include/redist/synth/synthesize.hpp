@@ -2,8 +2,9 @@
 // Synthesis of redistribution plans (docs/design.md §4): the one search engine
 // (docs/synthesis.md) in its default mode, seeded with constructive plans in the paper's
 // normal form (memory-shrinking all_slices first, then size-preserving all_to_alls with
-// at most one collective_permute, then all_gathers) and run for a small bounded number
-// of expansions under the cost model, keeping the best plan found. No device ever holds
+// at most one collective_permute, then all_gathers) ranked under the cost model, and run
+// for a bounded number of expansions (by default none unless no seed is valid), keeping
+// the best plan found. No device ever holds
 // more than max(source, target) local bytes (or the budget), and no all_slice follows a
 // step that communicates, so nothing received is dropped (G3a) -- except for the rare
 // pairs where no such plan exists in the step set (found by a full search), which get
@@ -28,8 +29,11 @@ struct SynthOptions {
   /// The cost model plans are ranked by (not owned; must outlive the call). Absent:
   /// bytes_model(), bytes on each device's links.
   const CostModel* cost_model = nullptr;
-  /// States the engine may expand beyond its seed (the default mode's bounded budget).
-  int64_t max_expanded = 32;
+  /// States the engine may expand to improve on its seed (the default mode's bounded
+  /// budget). 0, the default, keeps synthesis in microseconds: the cheapest valid seed
+  /// is returned, and the engine searches only when no seed is valid. Each expansion
+  /// costs about 100 us on a 4-axis mesh (the permute targets dominate).
+  int64_t max_expanded = 0;
 };
 
 /// A plan from `src` on `src_mesh` to `dst` on `dst_mesh` in normal form, with the
