@@ -1,6 +1,7 @@
 // One query through Z3 with a timeout; unknown is never turned into proved.
 
 #include "solve.hpp"
+#include "watchdog.hpp"
 
 #include <chrono>
 
@@ -34,14 +35,14 @@ Solved solve(Encoder& enc, const z3::expr_vector& cases, unsigned timeout_ms, bo
       const bool last = attempt + 1 == std::size(kArithSolvers);
       z3::solver solver(enc.ctx());
       z3::params params(enc.ctx());
-      params.set("timeout", static_cast<unsigned>(last ? left : left / 2));
       params.set("smt.arith.solver", kArithSolvers[attempt]);
       solver.set(params);
       solver.add(enc.facts());
       solver.add(cases[c]);
-      answer = solver.check();
+      const Checked checked = check_within(solver, static_cast<unsigned>(last ? left : left / 2));
+      answer = checked.answer;
       if (answer == z3::sat) out.model = solver.get_model();
-      if (answer == z3::unknown) out.reason = solver.reason_unknown();
+      if (answer == z3::unknown) out.reason = checked.timed_out ? "timeout" : solver.reason_unknown();
     }
     undecided = undecided || answer == z3::unknown;
   }
