@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -49,6 +50,14 @@ std::string explicit_rotation(int n) {
          ", 8]\ncollective_permute(to=f32[{x}" + std::to_string(4 * n) + ", 8], pairs=[" + pairs + "])\n";
 }
 
+/// The environment variable `name` as a number, or `fallback` when unset.
+long env_or(const char* name, long fallback) {
+  const char* text = std::getenv(name);
+  return text ? std::strtol(text, nullptr, 10) : fallback;
+}
+
+// bench/soak.sh runs the same test longer: REDIST_SOAK_QUERIES queries, stopping early
+// after REDIST_SOAK_SECONDS.
 TEST(SolverSoak, EveryCheckReturnsWithinItsTimeout) {
   const std::vector<std::string> texts = {
       explicit_gather(32),
@@ -64,13 +73,14 @@ TEST(SolverSoak, EveryCheckReturnsWithinItsTimeout) {
     ASSERT_TRUE(plan) << plan.error().to_string();
     plans.push_back(std::move(*plan));
   }
-  constexpr int kQueriesWanted = 2000;
+  const long queries_wanted = env_or("REDIST_SOAK_QUERIES", 2000);
+  const auto stop_at = std::chrono::steady_clock::now() + std::chrono::seconds(env_or("REDIST_SOAK_SECONDS", 3600));
   constexpr int kQueries = 4;  // memory, correct, no_peak, transfers: each gets the timeout
   std::mt19937 rng(15);
   std::uniform_int_distribution<unsigned> timeout(1, 50);
   double worst_over_ms = -1e9;
-  int checks = 0, queries = 0, unknown = 0, decided = 0;
-  for (int i = 0; queries < kQueriesWanted; ++i, ++checks) {
+  long checks = 0, queries = 0, unknown = 0, decided = 0;
+  for (long i = 0; queries < queries_wanted && std::chrono::steady_clock::now() < stop_at; ++i, ++checks) {
     CheckOptions options;
     options.timeout_ms = timeout(rng);
     const Plan& plan = plans[static_cast<std::size_t>(i) % plans.size()];
@@ -92,7 +102,7 @@ TEST(SolverSoak, EveryCheckReturnsWithinItsTimeout) {
   // Both outcomes occur, so the bound was exercised on interrupted and answered queries.
   EXPECT_GT(unknown, 0);
   EXPECT_GT(decided, 0);
-  std::printf("soak: %d checks, %d solver queries (%d unknown, %d answered), worst %.1f ms past the timeout\n",
+  std::printf("soak: %ld checks, %ld solver queries (%ld unknown, %ld answered), worst %.1f ms past the timeout\n",
               checks, queries, unknown, decided, worst_over_ms);
 }
 
