@@ -1,10 +1,13 @@
 # ctest script (label `proofs`): regenerates the certificates of the anchor corpus,
 # requires them to equal the checked-in set, and re-checks every checked-in file with
-# the z3 command, which must print what its manifest expects (unsat for a proof).
-#   cmake -DCERTIFY=<redist-certify> -DZ3=<z3> -DANCHORS=<anchors.txt>
+# the z3 command, which must print what its manifest expects (unsat for a proof); of a
+# proof it also requires that the negated goal alone is sat and that deleting any one
+# step's constraint group makes it sat (certificate_facts.cmake).
+#   cmake -DCERTIFY=<redist-certify> -DZ3=<z3> -DANCHORS=<anchors.txt> -DPLANS=<proofs/plans>
 #         -DCHECKED_IN=<proofs/certificates> -DWORK=<scratch dir> -P check_certificates.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/certificate_facts.cmake)
 file(REMOVE_RECURSE "${WORK}")
-execute_process(COMMAND "${CERTIFY}" "${ANCHORS}" "${WORK}" RESULT_VARIABLE rc)
+execute_process(COMMAND "${CERTIFY}" "${ANCHORS}" "${WORK}" "${PLANS}" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "redist-certify failed (${rc}): some anchor plan is not verified")
 endif()
@@ -26,6 +29,7 @@ foreach(f IN LISTS fresh)
 endforeach()
 
 set(count 0)
+set(deleted 0)
 foreach(f IN LISTS kept)
   if(NOT f MATCHES "manifest.json$")
     continue()
@@ -44,7 +48,11 @@ foreach(f IN LISTS kept)
     if(NOT answer STREQUAL expect)
       message(FATAL_ERROR "z3 ${dir}/${file} printed '${answer}', expected '${expect}'")
     endif()
+    if(expect STREQUAL "unsat")
+      check_facts("${Z3}" "${dir}/${file}" "${WORK}.facts.smt2")
+      math(EXPR deleted "${deleted} + ${facts_steps}")
+    endif()
     math(EXPR count "${count} + 1")
   endforeach()
 endforeach()
-message(STATUS "z3 re-checked ${count} certificates")
+message(STATUS "z3 re-checked ${count} certificates; ${deleted} step groups deleted, each made its proof sat")

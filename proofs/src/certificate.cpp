@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "redist/plan/plan_text.hpp"
+#include "redist/verify/checker.hpp"
 
 namespace redist {
 
@@ -56,7 +57,9 @@ Result<std::vector<CertificateEntry>> write_certificates(const std::filesystem::
                      {"expect", e.expect}});
     entries.push_back(std::move(e));
   }
-  const nlohmann::json manifest = {{"plan", plan_text},
+  const nlohmann::json manifest = {{"redist_version", REDIST_VERSION},
+                                   {"z3_version", solver_version()},
+                                   {"plan", plan_text},
                                    {"transfers", transfers_name(report.transfers)},
                                    {"received_over_lower_bound", report.received_over_lower_bound},
                                    {"certificates", files}};

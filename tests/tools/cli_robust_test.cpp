@@ -237,7 +237,7 @@ TEST(CliJson, ErrorsAreJsonOnStdoutWithTheExitStatus) {
       {"check --plan /nonexistent --json", 2, "bad_input", "--plan", nullptr,
        "cannot read --plan '/nonexistent': No such file or directory"},
       {"emit --target hlo --json", 2, "bad_input", nullptr, nullptr, "emit needs --mesh, SRC and DST, or --plan FILE"},
-      {"prove --json", 2, "bad_input", nullptr, nullptr, "--mesh is required; run 'redist --help' for usage"},
+      {"prove --json", 2, "bad_input", nullptr, nullptr, "SRC is required; run 'redist --help' for usage"},
   };
   for (const Case& c : cases) {
     const auto r = run_redist(c.args, "", true);

@@ -8,6 +8,9 @@ redist_test(verify_checker_tests
   LIBS redist_verify redist_proofs redist_synth
   LABELS unit)
 target_include_directories(verify_checker_tests PRIVATE ${PROJECT_SOURCE_DIR})
+# checker_lowered_test.cpp materializes the encoding's step constraints (private headers).
+target_include_directories(verify_checker_tests PRIVATE ${PROJECT_SOURCE_DIR}/verify/src)
+target_link_libraries(verify_checker_tests PRIVATE PkgConfig::Z3)
 target_compile_definitions(verify_checker_tests PRIVATE
   REDIST_ANCHORS_FILE="${PROJECT_SOURCE_DIR}/tests/data/anchors.txt")
 
@@ -18,6 +21,7 @@ add_test(NAME proofs_certificates
     COMMAND ${CMAKE_COMMAND}
     -DCERTIFY=$<TARGET_FILE:redist-certify> -DZ3=${Z3_COMMAND}
     -DANCHORS=${PROJECT_SOURCE_DIR}/tests/data/anchors.txt
+    -DPLANS=${PROJECT_SOURCE_DIR}/proofs/plans
     -DCHECKED_IN=${PROJECT_SOURCE_DIR}/proofs/certificates
     -DWORK=${CMAKE_CURRENT_BINARY_DIR}/certificates
     -P ${PROJECT_SOURCE_DIR}/proofs/check_certificates.cmake)

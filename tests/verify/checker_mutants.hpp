@@ -2,7 +2,8 @@
 // The plan mutator of the checker's tests: wrong (or, by chance, equivalent) variants of
 // a plan, made in the plan IR (drop a step, swap two axes, change a dim, reorder steps)
 // and in the lowered form (reorder a group's members, change a permute pair, shift a
-// slice offset, swap an all-to-all's split and concat dims).
+// slice offset, swap an all-to-all's split and concat dims; for reductions: reduce over
+// a wrong pending axis, swap devices between reduction groups, apply an all_reduce twice).
 
 #include <algorithm>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "redist/core/dist_type.hpp"
 #include "redist/plan/lowered.hpp"
 #include "redist/plan/plan.hpp"
 
@@ -147,6 +149,39 @@ inline void lowered_mutants(const Plan& plan, const LoweredPlan& lowered, std::s
     LoweredPlan m = l;
     std::get<LoweredPermute>(m.steps[k].op).table = pairs;
     add("change a permute pair", std::move(m), std::nullopt, pairs, true);
+  }
+  const bool reducing = std::holds_alternative<LoweredReduceScatter>(op) || std::holds_alternative<LoweredAllReduce>(op);
+  if (GroupSpec* g = lowered_group(op); reducing && g && !g->table && g->size >= 2) {
+    // A pending axis of the same size outside the group in place of a group axis.
+    for (const auto& pending : canonical(step.before.type, mesh).reduce_axes) {
+      auto axes = g->axes;
+      auto it = std::find_if(axes.begin(), axes.end(), [&](const AxisRef& a) { return a.size == pending.size; });
+      if (it == axes.end() ||
+          std::any_of(axes.begin(), axes.end(), [&](const AxisRef& a) { return overlaps(a, pending); }))
+        continue;
+      *it = pending;
+      const DeviceGroups table = group_table(GroupSpec{axes, std::nullopt, g->size}, mesh);
+      LoweredPlan m = l;
+      lowered_group(m.steps[k].op)->table = table;
+      add("reduce over a wrong pending axis", std::move(m), table, std::nullopt, true);
+      break;
+    }
+    DeviceGroups table = group_table(*g, mesh);
+    if (table.size() >= 2) {
+      std::swap(table[0][0], table[1][0]);
+      LoweredPlan m = l;
+      lowered_group(m.steps[k].op)->table = table;
+      add("swap devices between reduction groups", std::move(m), table, std::nullopt, true);
+    }
+  }
+  if (std::holds_alternative<LoweredAllReduce>(op)) {
+    // The same sums combined again: the first all_reduce is declared to leave its axes
+    // pending, and a second one reduces them (so both are well-formed inputs).
+    LoweredPlan m = l;
+    LoweredStep again = m.steps[k];
+    m.steps[k].after = m.steps[k].before;
+    m.steps.insert(m.steps.begin() + static_cast<std::ptrdiff_t>(k) + 1, again);
+    out.push_back({"apply an all_reduce twice", plan, std::move(m), false, at + 1});
   }
   if (auto* a = std::get_if<LoweredAllToAll>(&op); a && a->group.size >= 2) {
     std::swap(a->split_dim, a->concat_dim);

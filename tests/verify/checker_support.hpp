@@ -38,12 +38,20 @@ inline TypedState final_state(const LoweredPlan& plan) {
   return plan.steps.empty() ? plan.source : plan.steps.back().after;
 }
 
-/// Buffers of `type` in which every value names its element and its summand:
-/// element_value * R + r, r the device's position on the reduction axes (R of them).
-/// The interpreter's own data gives every summand r > 0 the same value for every
-/// element, so it cannot see a summand moved to another element; this data can.
+/// A 40-bit hash of summand r of the element with value `element`: sums of up to 2^23
+/// of them cannot overflow, and a doubled, missing or foreign summand changes a sum
+/// except with probability about 2^-40.
+inline int64_t summand_hash(int64_t element, int64_t r) {
+  uint64_t z = static_cast<uint64_t>(element) * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(r) + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return static_cast<int64_t>((z ^ (z >> 31)) >> 24);
+}
+
+/// Buffers of `type` in which the device at position r on the reduction axes holds
+/// summand_hash(element, r) for every element: the interpreter's sums (reduce_scatter,
+/// all_reduce with op sum) then show whether each summand was combined exactly once.
 inline MeshData distinct_summands(const Mesh& mesh, const DistType& type) {
-  const int64_t summands = product_of_sizes(type.reduce_axes);
   MeshData data(static_cast<std::size_t>(mesh.num_devices()));
   const auto shape = local_shape(type);
   for (int64_t d = 0; d < mesh.num_devices(); ++d) {
@@ -55,7 +63,7 @@ inline MeshData distinct_summands(const Mesh& mesh, const DistType& type) {
     const int64_t count = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
     for (int64_t k = 0; k < count; ++k) {
       const auto global = local_to_global(mesh, type, coords, local);
-      b.values.push_back(global ? element_value(type, *global) * summands + r : kPadding);
+      b.values.push_back(global ? summand_hash(element_value(type, *global), r) : kPadding);
       for (std::size_t i = shape.size(); i-- > 0;) {
         if (++local[i] < shape[i]) break;
         local[i] = 0;
@@ -65,24 +73,22 @@ inline MeshData distinct_summands(const Mesh& mesh, const DistType& type) {
   return data;
 }
 
-/// True when, at local index `local`, the reduction group of `device` under `target`
-/// does not hold every summand of the element `target` prescribes there exactly once
-/// (data made by distinct_summands); false in padding.
-inline bool summands_wrong_at(const Mesh& mesh, const DistType& target, const MeshData& data, int64_t device,
-                              const std::vector<int64_t>& local) {
+/// True when, at local index `local`, the sum over the reduction group of `device`
+/// under `target` is not the sum of every summand of `source` of the element `target`
+/// prescribes there (data made by distinct_summands(source)); false in padding.
+inline bool summands_wrong_at(const Mesh& mesh, const DistType& source, const DistType& target, const MeshData& data,
+                              int64_t device, const std::vector<int64_t>& local) {
   const Coords coords = mesh.coords_of_device(device);
   const auto global = local_to_global(mesh, target, coords, local);
   if (!global) return false;
-  const int64_t summands = product_of_sizes(target.reduce_axes);
-  std::vector<int64_t> held, wanted;
+  int64_t held = 0, wanted = 0;
   for (int64_t p : group_positions(mesh, coords, target.reduce_axes)) {
     const auto& b = data[static_cast<std::size_t>(mesh.device_at(p))];
     int64_t flat = 0;
     for (std::size_t i = 0; i < local.size(); ++i) flat = flat * b.shape[i] + local[i];
-    held.push_back(b.values[static_cast<std::size_t>(flat)]);
+    held += b.values[static_cast<std::size_t>(flat)];
   }
-  for (int64_t r = 0; r < summands; ++r) wanted.push_back(element_value(target, *global) * summands + r);
-  std::sort(held.begin(), held.end());
+  for (int64_t r = 0; r < product_of_sizes(source.reduce_axes); ++r) wanted += summand_hash(element_value(target, *global), r);
   return held != wanted;
 }
 
@@ -92,14 +98,14 @@ inline bool summands_wrong_at(const Mesh& mesh, const DistType& target, const Me
 /// reduction: the device's reduction group not to hold each summand there once); else
 /// why not.
 inline std::string confirm_on_data(const Plan& plan, const TypedState& target, const Counterexample& ce) {
-  const bool sums = !target.type.reduce_axes.empty();
+  const bool sums = !plan.source.reduce_axes.empty();
   auto data = run_plan(plan, sums ? distinct_summands(plan.mesh, plan.source) : distribute(plan.mesh, plan.source));
   if (!data.ok()) return "the interpreter cannot run the plan: " + data.error().to_string();
   const auto& buffer = (*data)[static_cast<std::size_t>(ce.device)];
   if (buffer.shape != local_shape(target.type)) return "";  // wrong shape: wrong everywhere
   if (ce.local_index.empty()) return "the buffer has the target's shape";
   if (sums)
-    return summands_wrong_at(target.mesh, target.type, *data, ce.device, ce.local_index)
+    return summands_wrong_at(target.mesh, plan.source, target.type, *data, ce.device, ce.local_index)
                ? ""
                : "the interpreter finds every summand of the element there once";
   int64_t flat = 0;

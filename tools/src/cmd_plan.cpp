@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "numbers.hpp"
+#include "notation_io.hpp"
 #include "plan_json.hpp"
 #include "read_input.hpp"
 #include "redist/synth/baselines.hpp"
@@ -145,6 +146,7 @@ int run_plan(const PlanArgs& args) {
   } else {
     print_text(*plan, *states, *figures,
                baseline ? "baseline " + args.baseline : args.optimal ? "optimal under the cost model" : "synthesized");
+    print_plan_in_notation(*plan, std::cout);
     std::cout << "# modeled time: " << time_us << " us ("
               << (args.cost_model.empty() ? "default cost model: every axis intra-node, 300 GB/s, 1 us"
                                           : "cost model " + args.cost_model)
@@ -163,9 +165,10 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       "collective_permute, then all_gathers, never above max(source, target) bytes per device. Prints the plan "
       "in the plan text format (readable back), with the type after each step and a memory profile as "
       "'#' comments. Exit 2 on bad input or pairs out of scope, 3 when no plan fits the budget.");
-  cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}'")->required();
+  cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}' (required but with --from hlo)");
   cmd->add_option("--target-mesh", args->target_mesh,
                   "Device mesh of DST when its device order differs, e.g. '{x:4, y:2} devices=[...]'");
+  add_notation_options(*cmd);
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'")->required();
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();
   cmd->add_option("--baseline", args->baseline, "Build a baseline plan instead: gather_then_slice or xla_style")

@@ -16,7 +16,8 @@ void begin_from_argv(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--json") json = true;
-    if (verb.empty() && (arg == "type" || arg == "plan" || arg == "emit" || arg == "prove" || arg == "check"))
+    if (verb.empty() && (arg == "type" || arg == "plan" || arg == "emit" || arg == "prove" || arg == "check" ||
+                          arg == "explain"))
       verb = arg;
   }
   redist::cli::begin_command(verb, json);
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
   redist::cli::add_emit_command(app, exit_code);
   redist::cli::add_prove_command(app, exit_code);
   redist::cli::add_check_command(app, exit_code);
+  redist::cli::add_explain_command(app, exit_code);
   if (argc <= 1) {  // a bare `redist` prints the usage
     std::cout << app.help();
     return 0;

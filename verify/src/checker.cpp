@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <string>
 
+#include <z3.h>
+
 #include "lowered_checks.hpp"
 #include "properties.hpp"
-#include "step_maps.hpp"
+#include "step_relations.hpp"
 #include "text.hpp"
 #include "transfer_figures.hpp"
 
@@ -26,13 +28,21 @@ Error at_step(std::size_t k, Error error) {
 Status check_tables(const LoweredStep& step) {
   const int64_t n = step.before.mesh.num_devices();
   return std::visit(
-      [n](const auto& s) -> Status {
+      [n, &step](const auto& s) -> Status {
         using Op = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<Op, LoweredPermute>) {
           if (s.table) return interp::check_pairs(*s.table, n);
         } else {
           if (s.group.table) {
             if (auto ok = interp::check_groups(*s.group.table, n, s.group.size); !ok) return ok;
+          }
+          if constexpr (std::is_same_v<Op, LoweredReduceScatter> || std::is_same_v<Op, LoweredAllReduce>) {
+            for (const auto& axis : s.group.axes) {
+              const auto& pending = step.before.type.reduce_axes;
+              if (std::none_of(pending.begin(), pending.end(), [&](const AxisRef& r) { return overlaps(axis, r); }))
+                return invalid_error("the " + std::string(lowered_name(step.op)) + " reduces over " + to_string(axis) +
+                                     ", which is not a reduction axis of " + to_string(step.before.type));
+            }
           }
           if constexpr (std::is_same_v<Op, LoweredSlice>) {
             if (s.offsets && static_cast<int64_t>(s.offsets->size()) != n)
@@ -86,32 +96,20 @@ CheckReport run_queries(const LoweredPlan& plan, const TypedState& target, const
       std::max(local_bytes(plan.source.type), local_bytes(target.type)));
   memory_figures(plan, report);
 
-  // One context per query: a context that has solved other queries can make Z3 much
-  // slower on the next one (its term order differs), and fresh ones keep times stable.
-  {
-    z3::context ctx;
-    smt::Encoder enc(ctx);
-    report.memory = smt::prove_memory(enc, plan, report.bound_bytes, options);
-  }
-  if (std::any_of(plan.steps.begin(), plan.steps.end(), smt::reduces)) {
-    const std::string why = "unsupported: the checker does not encode reduce_scatter/all_reduce yet";
-    report.correct = report.no_peak = report.tight = not_posed(why);
+  // One context per query (each property builds its own): a context that has solved
+  // other queries can make Z3 much slower on the next one.
+  report.memory = smt::prove_memory(plan, target, options.budget_bytes, options);
+  report.correct = smt::prove_correct(plan, target, options);
+  report.no_peak = smt::prove_no_peak(plan, target, options);
+  const bool reduction = !plan.source.type.reduce_axes.empty() || std::any_of(plan.steps.begin(), plan.steps.end(), smt::reduces);
+  if (report.correct.verdict != Verdict::proved) {
+    report.tight = not_posed("not posed: transfers are measured only for a correct plan");
+  } else if (has_padding(plan.source.type) || has_padding(target.type)) {
+    report.tight = not_posed("unsupported: transfers of padded types are not checked yet");
+  } else if (reduction) {
+    report.tight = not_posed("unsupported: transfers of pending reductions are not checked yet");
   } else {
-    z3::context c1, c2;
-    smt::Encoder g1(c1), g3a(c2);
-    report.correct = smt::prove_correct(g1, plan, target, options);
-    report.no_peak = smt::prove_no_peak(g3a, plan, options);
-    if (report.correct.verdict != Verdict::proved) {
-      report.tight = not_posed("not posed: transfers are measured only for a correct plan");
-    } else if (has_padding(plan.source.type) || has_padding(target.type)) {
-      report.tight = not_posed("unsupported: transfers of padded types are not checked yet");
-    } else if (!plan.source.type.reduce_axes.empty()) {
-      report.tight = not_posed("unsupported: transfers of pending reductions are not checked yet");
-    } else {
-      z3::context c3;
-      smt::Encoder g3b(c3);
-      report.tight = smt::prove_tight(g3b, plan, target, options);
-    }
+    report.tight = smt::prove_tight(plan, target, options);
   }
   report.transfers = report.tight.verdict == Verdict::proved    ? Transfers::tight
                      : report.tight.verdict == Verdict::refuted ? Transfers::excess
@@ -119,7 +117,9 @@ CheckReport run_queries(const LoweredPlan& plan, const TypedState& target, const
   // Tight means received(d) == LB(d) on every device, so the maxima agree and the
   // lower bound needs no count over devices (when received_bytes_max is exact).
   report.recv_bytes_max = smt::received_bytes_max(plan);
-  report.lower_bound_bytes_max = report.transfers == Transfers::tight && smt::permute_count(plan) <= 1
+  // LB(d) counts target elements, not summands: no figure for plans with reductions.
+  report.lower_bound_bytes_max = reduction ? std::nullopt
+                                 : report.transfers == Transfers::tight && smt::permute_count(plan) <= 1
                                      ? std::optional<BigInt>(report.recv_bytes_max)
                                      : smt::lower_bound_max(plan, target);
   report.received_over_lower_bound = report.lower_bound_bytes_max
@@ -141,6 +141,12 @@ Result<CheckReport> check_lowered(const LoweredPlan& plan, const TypedState& tar
   } catch (const z3::exception& e) {
     return Error{Error::Kind::runtime, std::string("the solver failed: ") + e.msg(), Error::npos};
   }
+}
+
+std::string solver_version() {
+  unsigned major = 0, minor = 0, build = 0, revision = 0;
+  Z3_get_version(&major, &minor, &build, &revision);
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(build);
 }
 
 Result<CheckReport> check_plan(const Plan& plan, const CheckOptions& options) {

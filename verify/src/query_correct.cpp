@@ -1,15 +1,23 @@
-// G1: every non-padding target element is the right source element. The element at a
-// symbolic (device, local index) of the target is traced back through every lowered
-// step to its place in the source, where its global index must equal the one the
-// target type prescribes.
+// G1: every non-padding target element is the right source element. The query states
+// the source and the target type's index maps, one location per state of the plan
+// (fresh variables: device digits and local index) and, per lowered step, the
+// relation between the location before and after it (step_relations.hpp). Z3 composes
+// the steps; the negated goal asks for a target element (in bounds, not padding)
+// whose source location has another global index, or a step that reads outside a
+// buffer. With reductions (pending in the source or done by a step), every choice of
+// the summand at each reducing step and of the target's pending-reduction coordinates
+// is one PATH; the paths of one element must reach the source's summands of it each
+// once: a second path B must not reach the same summand (injectivity, proved by Z3),
+// and the number of paths must equal the number of summands (a product of sizes).
 
 #include <optional>
 #include <string>
 
+#include "encoding.hpp"
 #include "properties.hpp"
 #include "redist/core/semantics.hpp"
 #include "solve.hpp"
-#include "step_maps.hpp"
+#include "step_relations.hpp"
 #include "text.hpp"
 
 namespace redist::smt {
@@ -21,6 +29,8 @@ const TypedState& state_after(const LoweredPlan& plan, std::size_t k) {
   return k == 0 ? plan.source : plan.steps[k - 1].after;
 }
 
+std::string step_group(std::size_t k) { return "step_" + std::to_string(k); }
+
 /// A counterexample naming device 0 of `mesh`, for faults that hold on every device.
 Counterexample every_device(const Mesh& mesh, int step, std::string reason) {
   Counterexample ce;
@@ -31,9 +41,27 @@ Counterexample every_device(const Mesh& mesh, int step, std::string reason) {
   return ce;
 }
 
+/// Product of the group sizes of the reducing steps.
+int64_t reduced_paths(const LoweredPlan& plan) {
+  int64_t paths = 1;
+  for (const auto& step : plan.steps) {
+    if (const auto* r = std::get_if<LoweredReduceScatter>(&step.op)) paths *= r->group.size;
+    if (const auto* r = std::get_if<LoweredAllReduce>(&step.op)) paths *= r->group.size;
+  }
+  return paths;
+}
+
+/// The reduction op of a reducing step.
+std::optional<ReduceOp> op_of(const LoweredStep& step) {
+  if (const auto* r = std::get_if<LoweredReduceScatter>(&step.op)) return r->op;
+  if (const auto* r = std::get_if<LoweredAllReduce>(&step.op)) return r->op;
+  return std::nullopt;
+}
+
 /// A fault visible without the solver: a collective that does not make the buffer
-/// shape its declared type has, a final shape other than the target's, or pending
-/// reduction axes that differ when no step reduces.
+/// shape its declared type has, a final shape other than the target's, a reduction
+/// with another op than the pending one, or summands missing (fewer paths per target
+/// element than the source has summands; more are caught by the injectivity query).
 std::optional<Counterexample> structural_fault(const LoweredPlan& plan, const TypedState& target) {
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
     const LoweredStep& step = plan.steps[k];
@@ -46,47 +74,85 @@ std::optional<Counterexample> structural_fault(const LoweredPlan& plan, const Ty
                               shape_text(local_shape(step.before.type)) + ", but the type after the step has " +
                               shape_text(declared));
     }
+    if (auto op = op_of(step); op && *op != plan.source.type.reduce_op)
+      return every_device(step.after.mesh, static_cast<int>(k + 1),
+                          std::string(lowered_name(step.op)) + " combines with " + std::string(reduce_op_name(*op)) +
+                              " but the pending reduction is " +
+                              std::string(reduce_op_name(plan.source.type.reduce_op)));
   }
   const TypedState& last = state_after(plan, plan.steps.size());
   if (local_shape(last.type) != local_shape(target.type))
     return every_device(target.mesh, static_cast<int>(plan.steps.size()),
                         "the plan ends with local shape " + shape_text(local_shape(last.type)) +
                             " but the target has " + shape_text(local_shape(target.type)));
-  if (canonical(plan.source.type, plan.source.mesh).reduce_axes != canonical(target.type, target.mesh).reduce_axes)
-    return every_device(target.mesh, 0, "the source and the target have different pending reduction axes");
+  const int64_t summands = product_of_sizes(plan.source.type.reduce_axes);
+  const int64_t paths = reduced_paths(plan) * product_of_sizes(target.type.reduce_axes);
+  if (paths < summands) {  // every element lacks summands: name the first one
+    Counterexample ce = every_device(target.mesh, 0,
+                                     "each target element combines " + std::to_string(paths) +
+                                         " values but the source holds " + std::to_string(summands) +
+                                         " summands of it: " + std::to_string(summands - paths) + " summands are missing");
+    ce.local_index.assign(target.type.rank(), 0);
+    ce.expected_global = local_to_global(target.mesh, target.type, ce.coords, ce.local_index).value_or(std::vector<int64_t>{});
+    ce.actual_global = ce.expected_global;
+    return ce;
+  }
   return std::nullopt;
+}
+
+/// One path from a target element back to the source: location k is after step k.
+struct Path {
+  Location target;              // on the target mesh
+  std::vector<Location> chain;  // chain[n] on the plan's last mesh
+  std::vector<z3::expr> source_global;
+};
+
+/// The locations of one path named `<prefix><k>`, each step's relation in "step_k",
+/// the source index map in "source_type".
+Path trace(Encoding& enc, const LoweredPlan& plan, Location target, const std::string& prefix) {
+  Query& q = enc.query();
+  const std::size_t n = plan.steps.size();
+  Path p{std::move(target), {}, {}};
+  p.chain.resize(n + 1, p.target);
+  p.chain[n] = Location{enc.same_device_on(p.target.device, state_after(plan, n).mesh, prefix + "last"), p.target.index};
+  for (std::size_t k = n; k > 0; --k) {
+    p.chain[k - 1] = enc.location(state_after(plan, k - 1), prefix + std::to_string(k - 1));
+    q.add(step_group(k), relate(enc, plan.steps[k - 1], p.chain[k - 1], p.chain[k]));
+  }
+  for (std::size_t i = 0; i < plan.source.type.rank(); ++i) {
+    const z3::expr g = q.var(prefix + "_src_g" + std::to_string(i));
+    q.add("source_type", g == enc.global(plan.source.type, p.chain[0], i));
+    p.source_global.push_back(g);
+  }
+  return p;
 }
 
 /// Concrete values of a traced location.
 struct Point {
-  std::vector<int64_t> coords;
+  Coords coords;
   std::vector<int64_t> index;
 };
 
-/// True when `p` is a device and an index inside the buffer of `s`.
+/// True when `p` is an index inside the buffer of `s`.
 bool inside(const TypedState& s, const Point& p) {
   const auto shape = local_shape(s.type);
-  for (std::size_t i = 0; i < p.coords.size(); ++i)
-    if (p.coords[i] < 0 || p.coords[i] >= s.mesh.axis_size(i)) return false;
   for (std::size_t i = 0; i < shape.size(); ++i)
     if (p.index[i] < 0 || p.index[i] >= shape[i]) return false;
   return true;
 }
 
-/// The counterexample in `model`: the target location, where its element came from,
-/// and the first step after which it no longer matches the declared type.
-Counterexample read_counterexample(const z3::model& model, Encoder& enc, const LoweredPlan& plan,
-                                   const TypedState& target, const Located& at_target,
-                                   const std::vector<Located>& chain) {
+/// The counterexample of path `p` in `model`: the target location, where its element
+/// came from, and the first step after which it no longer matches the declared type.
+Counterexample read_counterexample(const z3::model& model, Encoding& enc, const LoweredPlan& plan,
+                                   const TypedState& target, const Path& p) {
   Counterexample ce;
-  ce.coords = values_of(model, enc, at_target.device.coords);
-  ce.local_index = values_of(model, enc, at_target.index);
+  ce.coords = coords_in(model, enc, p.target.device);
+  ce.local_index = values_in(model, p.target.index);
   ce.device = target.mesh.device_at_coords(ce.coords);
   ce.expected_global = local_to_global(target.mesh, target.type, ce.coords, ce.local_index).value_or(std::vector<int64_t>{});
   const std::size_t n = plan.steps.size();
   std::vector<Point> points;
-  for (const auto& loc : chain)
-    points.push_back({values_of(model, enc, loc.device.coords), values_of(model, enc, loc.index)});
+  for (const auto& loc : p.chain) points.push_back({coords_in(model, enc, loc.device), values_in(model, loc.index)});
   for (std::size_t k = n; k-- > 0;) {
     if (inside(state_after(plan, k), points[k])) continue;
     ce.step = static_cast<int>(k + 1);
@@ -118,52 +184,38 @@ Counterexample read_counterexample(const z3::model& model, Encoder& enc, const L
   return ce;
 }
 
-/// The element at `start` (on the target mesh) traced back through every step: the
-/// location after step k is element k (k = n: `start` on the plan's last mesh), and
-/// every read outside a buffer is added to `bad`.
-std::vector<Located> trace_back(Encoder& enc, const LoweredPlan& plan, const Located& start, z3::expr_vector& bad) {
-  const std::size_t n = plan.steps.size();
-  std::vector<Located> chain(n + 1, start);
-  chain[n] = Located{enc.moved_to(start.device, state_after(plan, n).mesh), start.index};
-  for (std::size_t k = n; k > 0; --k) {
-    const Origin origin = step_back(enc, plan.steps[k - 1], chain[k]);
-    if (!origin.in_bounds.is_true()) bad.push_back(!origin.in_bounds);
-    chain[k - 1] = origin.before;
-  }
-  return chain;
-}
-
-/// The global index, as a number, of the element at `at` under `type`: the block of
-/// each dim followed by the local index.
-std::vector<Number> global_numbers(Encoder& enc, const DistType& type, const Located& at) {
-  std::vector<Number> out;
-  for (std::size_t i = 0; i < type.rank(); ++i)
-    out.push_back(Encoder::concat(enc.mixed_radix(at.device, type.dims[i].axes), at.index[i]));
-  return out;
-}
-
-/// The counterexample of two members of one reduction group holding the same summand.
-Counterexample doubled_summand(const z3::model& model, Encoder& enc, const TypedState& target,
-                               const Located& at_target, const Located& peer, const std::vector<AxisRef>& source_r,
-                               const Located& source) {
+/// The counterexample of two paths of one target element reaching the same summand.
+Counterexample doubled_summand(const z3::model& model, Encoding& enc, const LoweredPlan& plan,
+                               const TypedState& target, const Path& a, const Path& b) {
   Counterexample ce;
-  ce.coords = values_of(model, enc, at_target.device.coords);
-  ce.local_index = values_of(model, enc, at_target.index);
+  ce.coords = coords_in(model, enc, a.target.device);
+  ce.local_index = values_in(model, a.target.index);
   ce.device = target.mesh.device_at_coords(ce.coords);
   ce.expected_global = local_to_global(target.mesh, target.type, ce.coords, ce.local_index).value_or(std::vector<int64_t>{});
   ce.actual_global = ce.expected_global;
-  const int64_t other = target.mesh.device_at_coords(values_of(model, enc, peer.device.coords));
-  const Coords origin = values_of(model, enc, source.device.coords);
-  ce.reason = "devices " + std::to_string(ce.device) + " and " + std::to_string(other) +
-              " of one reduction group both hold summand " +
-              std::to_string(mixed_radix_index(*source.device.mesh, origin, source_r)) + " of the element";
+  const Mesh& mesh = plan.source.mesh;
+  const Coords ca = coords_in(model, enc, a.chain[0].device), cb = coords_in(model, enc, b.chain[0].device);
+  const auto summand = mixed_radix_index(mesh, ca, plan.source.type.reduce_axes);
+  // The step that combines them: the one after the last state where the paths differ
+  // (none when they differ only in the target's own pending reduction).
+  const std::size_t n = plan.steps.size();
+  for (std::size_t k = n + 1; k-- > 0;) {
+    if (coords_in(model, enc, a.chain[k].device) == coords_in(model, enc, b.chain[k].device)) continue;
+    ce.step = k == n ? 0 : static_cast<int>(k + 1);
+    break;
+  }
+  ce.reason = "summand " + std::to_string(summand) + " of the element (source devices " +
+              std::to_string(mesh.device_at_coords(ca)) + " and " + std::to_string(mesh.device_at_coords(cb)) +
+              " hold it) is combined twice";
+  if (ce.step > 0 && static_cast<std::size_t>(ce.step) <= plan.steps.size())
+    ce.reason += ", by step " + std::to_string(ce.step) + " (" +
+                 std::string(lowered_name(plan.steps[static_cast<std::size_t>(ce.step) - 1].op)) + ")";
   return ce;
 }
 
 }  // namespace
 
-PropertyResult prove_correct(Encoder& enc, const LoweredPlan& plan, const TypedState& target,
-                             const CheckOptions& options) {
+PropertyResult prove_correct(const LoweredPlan& plan, const TypedState& target, const CheckOptions& options) {
   if (auto fault = structural_fault(plan, target)) {
     PropertyResult r;
     r.verdict = Verdict::refuted;
@@ -171,43 +223,64 @@ PropertyResult prove_correct(Encoder& enc, const LoweredPlan& plan, const TypedS
     r.counterexample = std::move(fault);
     return r;
   }
-  const Located at_target{enc.fresh_device(target.mesh, "dev"), enc.fresh_index(local_shape(target.type), "dev")};
-  const auto expected = global_numbers(enc, target.type, at_target);
+  Query q;
+  Encoding enc(q, plan, target);
+  const std::size_t n = plan.steps.size();
+  const auto target_shape = local_shape(target.type);
+
+  // The target element: in bounds and not padding, its global index by the target type.
+  const Path a = trace(enc, plan, enc.location(target, "t"), "e");
+  z3::expr_vector pre(q.ctx());
+  pre.push_back(enc.in_bounds(a.target.index, target_shape));
+  std::vector<z3::expr> expected;
   for (std::size_t i = 0; i < target.type.rank(); ++i) {
-    const Dim& dim = target.type.dims[i];
-    if (dim.global % tile_count(dim) != 0) enc.assume(enc.value(expected[i]) < enc.num(dim.global));
+    const z3::expr g = q.var("t_g" + std::to_string(i));
+    q.add("target_type", g == enc.global(target.type, a.target, i));
+    pre.push_back(g < enc.num(target.type.dims[i].global));
+    expected.push_back(g);
   }
 
-  z3::expr_vector bad(enc.ctx());
-  const auto chain = trace_back(enc, plan, at_target, bad);
-  const Located& source = chain[0];
-  const auto actual = global_numbers(enc, plan.source.type, source);
-  for (std::size_t i = 0; i < actual.size(); ++i) bad.push_back(!enc.equal(actual[i], expected[i]));
-  // A pending reduction: the members of a reduction group must hold distinct summands
-  // (each once); a peer of the device in its group must not hold the same one.
-  const auto target_r = canonical(target.type, target.mesh).reduce_axes;
-  const auto source_r = canonical(plan.source.type, plan.source.mesh).reduce_axes;
-  z3::expr doubled = enc.no();
-  std::optional<Located> peer;
-  if (!target_r.empty()) {
-    const Number p = enc.fresh("peer", product_of_sizes(target_r));
-    enc.assume(enc.value(p) != enc.value(enc.mixed_radix(at_target.device, target_r)));
-    peer = Located{enc.with_digits(at_target.device, target_r, p), at_target.index};
-    z3::expr_vector peer_bad(enc.ctx());
-    const auto peer_chain = trace_back(enc, plan, *peer, peer_bad);
-    doubled = !z3::mk_or(peer_bad) &&
-              enc.equal(enc.mixed_radix(peer_chain[0].device, source_r), enc.mixed_radix(source.device, source_r));
+  // Reads outside a buffer first: they are the more basic fault.
+  z3::expr_vector bad(q.ctx());
+  for (std::size_t k = 0; k < n; ++k)
+    bad.push_back(!enc.in_bounds(a.chain[k].index, local_shape(state_after(plan, k).type)));
+  for (std::size_t i = 0; i < expected.size(); ++i) bad.push_back(a.source_global[i] != expected[i]);
+
+  // Reductions: a second path B of the same logical target element must not reach the
+  // summand path A reaches (same global index, same coordinates on the source's
+  // reduction axes) unless it is path A.
+  const bool reduction = !plan.source.type.reduce_axes.empty() || reduced_paths(plan) > 1;
+  std::optional<Path> b;
+  z3::expr doubled = q.ctx().bool_val(false);
+  if (reduction) {
+    Location tb = enc.location(target, "u");
+    q.add("target_type", enc.same_except(a.target.device, tb.device, target.type.reduce_axes));
+    for (std::size_t i = 0; i < tb.index.size(); ++i) q.add("target_type", tb.index[i] == a.target.index[i]);
+    b = trace(enc, plan, std::move(tb), "f");
+    z3::expr_vector same(q.ctx()), differ(q.ctx());
+    for (std::size_t i = 0; i < expected.size(); ++i) same.push_back(b->source_global[i] == a.source_global[i]);
+    same.push_back(enc.mixed_radix(a.chain[0].device, plan.source.type.reduce_axes) ==
+                   enc.mixed_radix(b->chain[0].device, plan.source.type.reduce_axes));
+    for (std::size_t k = 0; k <= n; ++k) {
+      differ.push_back(!enc.same(a.chain[k].device, b->chain[k].device));
+      same.push_back(enc.in_bounds(a.chain[k].index, local_shape(state_after(plan, k).type)));
+      same.push_back(enc.in_bounds(b->chain[k].index, local_shape(state_after(plan, k).type)));
+    }
+    differ.push_back(!enc.same(a.target.device, b->target.device));
+    doubled = all_of(q.ctx(), same) && z3::mk_or(differ);
     bad.push_back(doubled);
   }
 
-  const Solved solved = solve(enc, bad, options.timeout_ms, options.keep_smt2);
-  PropertyResult result = result_of(solved, "every non-padding target element is the right source element");
+  const Solved solved = solve(q, all_of(q.ctx(), pre), bad, options.timeout_ms, options.keep_smt2);
+  PropertyResult result = result_of(
+      solved, reduction ? "every non-padding target element combines exactly its source summands, each once"
+                        : "every non-padding target element is the right source element");
   if (!solved.model) return result;
   const z3::model& model = *solved.model;
-  if (peer && model.eval(doubled, true).is_true()) {
-    result.counterexample = doubled_summand(model, enc, target, at_target, *peer, source_r, source);
+  if (b && model.eval(doubled, true).is_true()) {
+    result.counterexample = doubled_summand(model, enc, plan, target, a, *b);
   } else {
-    result.counterexample = read_counterexample(model, enc, plan, target, at_target, chain);
+    result.counterexample = read_counterexample(model, enc, plan, target, a);
   }
   result.detail = result.counterexample->reason;
   return result;

@@ -1,87 +1,106 @@
-// G3: transfers. An element ARRIVES at a device when a step puts it in that device's
-// buffer from another device. G3a: no arrival is later dropped by a slice on the
-// device. G3b (tight): no arrival ever leaves the device's buffer again (dropped by a
-// slice, or sent away by an all-to-all or permute without a local copy), and no
-// target element the device already held in the source arrives. With G1 and no
-// padding, received(d) = (arrivals that reach the target buffer) + (arrivals lost) and
-// the first term equals LB(d) exactly when the second condition holds, so the query
-// is equivalent to received(d) == LB(d) on every device.
+// G3: transfers. An element ARRIVES at a device in step k when the step's relation
+// links it to a location on another device (for a reduction: some summand comes from
+// another device). It is then followed forward on its device: at each later step m a
+// Boolean keep_k_m, defined in group "step_m", says that the relation of step m links
+// it to the index it would take on the same device (stay_index) inside the buffer.
+// G3a: no arrival is dropped by a later slice (keep false at an all_slice). G3b
+// (tight): no arrival is lost at any later step, and no target element the device
+// already held in the source arrives. With G1 and no padding, received(d) = (arrivals
+// that reach the target buffer) + (arrivals lost), and the first term equals LB(d)
+// exactly when the second condition holds, so the query is equivalent to
+// received(d) == LB(d) on every device.
 
 #include <optional>
 #include <string>
 
+#include "encoding.hpp"
 #include "properties.hpp"
 #include "redist/core/semantics.hpp"
 #include "solve.hpp"
-#include "step_maps.hpp"
+#include "step_relations.hpp"
 #include "text.hpp"
 
 namespace redist::smt {
 
 namespace {
 
+std::string step_group(std::size_t k) { return "step_" + std::to_string(k); }
+
 /// An element arriving at a symbolic device in step k, followed on that device
 /// through the later steps.
 struct Arrival {
   std::size_t step = 0;  // 1-based
-  Located at;            // its location after the step
+  Location at;           // its location after the step
   z3::expr arrived;      // the location is real and its element came from elsewhere
-  std::vector<z3::expr> lost;    // lost at step step+1+i (was still there before it)
-  std::vector<z3::expr> sliced;  // lost at step step+1+i by a slice
+  std::vector<z3::expr> keep;  // keep[i]: still on the device after step step+1+i
 };
 
 /// Arrival at step k (1-based) on fresh variables `a<k>_*`, followed to the end.
-Arrival trace_arrival(Encoder& enc, const LoweredPlan& plan, std::size_t k) {
+Arrival trace_arrival(Encoding& enc, const LoweredPlan& plan, std::size_t k) {
+  Query& q = enc.query();
   const LoweredStep& step = plan.steps[k - 1];
   const std::string prefix = "a" + std::to_string(k);
-  Arrival a{k, {}, enc.no(), {}, {}};
-  a.at = Located{enc.fresh_device(step.after.mesh, prefix), enc.fresh_index(local_shape(step.after.type), prefix)};
-  const Origin origin = step_back(enc, step, a.at);
-  a.arrived = origin.in_bounds && origin.moved;
-  Located here = a.at;
-  z3::expr alive = enc.yes();
-  for (std::size_t j = k + 1; j <= plan.steps.size(); ++j) {
-    const Fate fate = step_forward(enc, plan.steps[j - 1], here);
-    a.lost.push_back(alive && !fate.kept);
-    a.sliced.push_back(alive && fate.sliced);
-    alive = alive && fate.kept;
-    here = fate.after;
+  const Location before = enc.location(step.before, prefix + "_from");
+  Arrival a{k, enc.location(step.after, prefix), q.ctx().bool_val(false), {}};
+  q.add(step_group(k), relate(enc, step, before, a.at));
+  a.arrived = enc.in_bounds(a.at.index, local_shape(step.after.type)) &&
+              enc.in_bounds(before.index, local_shape(step.before.type)) && !enc.same(before.device, a.at.device);
+  Location here = a.at;
+  for (std::size_t m = k + 1; m <= plan.steps.size(); ++m) {
+    const LoweredStep& next = plan.steps[m - 1];
+    const std::string name = prefix + "_at" + std::to_string(m);
+    Location there{enc.same_device_on(here.device, next.after.mesh, name), stay_index(enc, next, here)};
+    const z3::expr keep = q.ctx().bool_const(("keep_" + std::to_string(k) + "_" + std::to_string(m)).c_str());
+    q.add(step_group(m), keep == (relate(enc, next, here, there) && enc.in_bounds(there.index, local_shape(next.after.type))));
+    a.keep.push_back(keep);
+    // Name the index terms so that later steps read variables.
+    for (std::size_t i = 0; i < there.index.size(); ++i) {
+      const z3::expr v = q.var(name + "_l" + std::to_string(i));
+      q.add(step_group(m), v == there.index[i]);
+      there.index[i] = v;
+    }
+    here = there;
   }
   return a;
 }
 
 /// Every arrival that some later step could take away, traced.
-std::vector<Arrival> arrivals(Encoder& enc, const LoweredPlan& plan) {
+std::vector<Arrival> arrivals(Encoding& enc, const LoweredPlan& plan) {
   std::vector<Arrival> out;
   for (std::size_t k = 1; k < plan.steps.size(); ++k)
     if (communicates(plan.steps[k - 1])) out.push_back(trace_arrival(enc, plan, k));
   return out;
 }
 
+/// The case "arrival `a` is still there before step step+1+i and lost at it".
+z3::expr lost_at(const Arrival& a, std::size_t i) {
+  z3::expr e = a.arrived;
+  for (std::size_t j = 0; j < i; ++j) e = e && a.keep[j];
+  return e && !a.keep[i];
+}
+
 /// True when `e` holds in `model`.
 bool holds(const z3::model& model, const z3::expr& e) { return model.eval(e, true).is_true(); }
 
-/// Counterexample for the arrival `a` that is lost at the first later step where
-/// `loss[i]` holds in `model`.
-std::optional<Counterexample> lost_arrival(const z3::model& model, Encoder& enc, const LoweredPlan& plan,
-                                           const Arrival& a, const std::vector<z3::expr>& loss) {
-  if (!holds(model, a.arrived)) return std::nullopt;
-  for (std::size_t i = 0; i < loss.size(); ++i) {
-    if (!holds(model, loss[i])) continue;
-    const LoweredStep& step = plan.steps[a.step - 1];
+/// Counterexample for an arrival lost at a later step, when `model` shows one.
+std::optional<Counterexample> lost_arrival(const z3::model& model, Encoding& enc, const LoweredPlan& plan,
+                                           const Arrival& a, bool slices_only) {
+  for (std::size_t i = 0; i < a.keep.size(); ++i) {
     const std::size_t j = a.step + 1 + i;
+    const bool slice = std::holds_alternative<LoweredSlice>(plan.steps[j - 1].op);
+    if ((slices_only && !slice) || !holds(model, lost_at(a, i))) continue;
+    const LoweredStep& step = plan.steps[a.step - 1];
     Counterexample ce;
-    ce.coords = values_of(model, enc, a.at.device.coords);
-    ce.local_index = values_of(model, enc, a.at.index);
+    ce.coords = coords_in(model, enc, a.at.device);
+    ce.local_index = values_in(model, a.at.index);
     ce.device = step.after.mesh.device_at_coords(ce.coords);
     ce.expected_global = local_to_global(step.after.mesh, step.after.type, ce.coords, ce.local_index)
                              .value_or(std::vector<int64_t>{});
     ce.step = static_cast<int>(j);
-    const std::string what = std::string(lowered_name(plan.steps[j - 1].op));
     ce.reason = "device " + std::to_string(ce.device) + " receives the element at local " +
                 shape_text(ce.local_index) + " in step " + std::to_string(a.step) + " (" +
-                std::string(lowered_name(step.op)) + ") and loses it in step " + std::to_string(j) + " (" + what +
-                (what == "all_slice" ? ", dropped by the slice)" : ", sent away)");
+                std::string(lowered_name(step.op)) + ") and loses it in step " + std::to_string(j) + " (" +
+                std::string(lowered_name(plan.steps[j - 1].op)) + (slice ? ", dropped by the slice)" : ", sent away)");
     return ce;
   }
   return std::nullopt;
@@ -89,16 +108,25 @@ std::optional<Counterexample> lost_arrival(const z3::model& model, Encoder& enc,
 
 }  // namespace
 
-PropertyResult prove_no_peak(Encoder& enc, const LoweredPlan& plan, const CheckOptions& options) {
+PropertyResult prove_no_peak(const LoweredPlan& plan, const TypedState& target, const CheckOptions& options) {
+  Query q;
+  Encoding enc(q, plan, target);
   const auto traced = arrivals(enc, plan);
-  z3::expr_vector bad(enc.ctx());
+  z3::expr_vector bad(q.ctx());
   for (const auto& a : traced)
-    for (const auto& sliced : a.sliced) bad.push_back(a.arrived && sliced);
-  const Solved solved = solve(enc, bad, options.timeout_ms, options.keep_smt2);
+    for (std::size_t i = 0; i < a.keep.size(); ++i)
+      if (std::holds_alternative<LoweredSlice>(plan.steps[a.step + i].op)) bad.push_back(lost_at(a, i));
+  if (bad.empty()) {
+    PropertyResult r;
+    r.verdict = Verdict::proved;
+    r.detail = "no slice follows a communicating step";
+    return r;
+  }
+  const Solved solved = solve(q, q.ctx().bool_val(true), bad, options.timeout_ms, options.keep_smt2);
   PropertyResult result = result_of(solved, "no received element is later dropped by a slice on its device");
   if (!solved.model) return result;
   for (const auto& a : traced) {
-    if (auto ce = lost_arrival(*solved.model, enc, plan, a, a.sliced)) {
+    if (auto ce = lost_arrival(*solved.model, enc, plan, a, true)) {
       result.detail = ce->reason;
       result.counterexample = std::move(ce);
       break;
@@ -107,55 +135,58 @@ PropertyResult prove_no_peak(Encoder& enc, const LoweredPlan& plan, const CheckO
   return result;
 }
 
-PropertyResult prove_tight(Encoder& enc, const LoweredPlan& plan, const TypedState& target,
-                           const CheckOptions& options) {
-  z3::expr_vector bad(enc.ctx());
+PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, const CheckOptions& options) {
+  Query q;
+  Encoding enc(q, plan, target);
+  z3::expr_vector bad(q.ctx());
   // Arrivals that are lost again.
   const auto traced = arrivals(enc, plan);
   for (const auto& a : traced)
-    for (const auto& lost : a.lost) bad.push_back(a.arrived && lost);
+    for (std::size_t i = 0; i < a.keep.size(); ++i) bad.push_back(lost_at(a, i));
 
   // Target elements held by the device in the source that arrive anyway: the element's
-  // source block (its global index cut at the source's local size) is the device's.
-  const Located at_target{enc.fresh_device(target.mesh, "held"), enc.fresh_index(local_shape(target.type), "held")};
-  const Device at_source = enc.moved_to(at_target.device, plan.source.mesh);
+  // global index lies in the device's source block of every dim.
+  const Location t = enc.location(target, "h");
+  const Device at_source = enc.same_device_on(t.device, plan.source.mesh, "h_src");
   const auto source_shape = local_shape(plan.source.type);
-  z3::expr_vector held(enc.ctx());
+  z3::expr_vector held(q.ctx());
+  held.push_back(enc.in_bounds(t.index, local_shape(target.type)));
   for (std::size_t i = 0; i < target.type.rank(); ++i) {
-    const Number global =
-        Encoder::concat(enc.mixed_radix(at_target.device, target.type.dims[i].axes), at_target.index[i]);
-    const Number block = enc.split(global, source_shape[i]).first;
-    held.push_back(enc.equal(block, enc.mixed_radix(at_source, plan.source.type.dims[i].axes)));
+    const z3::expr g = q.var("h_g" + std::to_string(i));
+    q.add("target_type", g == enc.global(target.type, t, i));
+    const z3::expr start = enc.mixed_radix(at_source, plan.source.type.dims[i].axes) * enc.num(source_shape[i]);
+    held.push_back(start <= g && g < start + enc.num(source_shape[i]));
   }
   const std::size_t n = plan.steps.size();
-  Located here{enc.moved_to(at_target.device, n ? plan.steps.back().after.mesh : plan.source.mesh), at_target.index};
-  std::vector<z3::expr> moved;
+  std::vector<Location> chain(n + 1, t);
+  chain[n] = Location{enc.same_device_on(t.device, n ? plan.steps.back().after.mesh : plan.source.mesh, "h_last"), t.index};
+  std::vector<z3::expr> moved(n + 1, q.ctx().bool_val(false));
   for (std::size_t k = n; k > 0; --k) {
-    const Origin origin = step_back(enc, plan.steps[k - 1], here);
-    moved.push_back(origin.moved);
-    here = origin.before;
+    chain[k - 1] = enc.location(k == 1 ? plan.source : plan.steps[k - 2].after, "h" + std::to_string(k - 1));
+    q.add(step_group(k), relate(enc, plan.steps[k - 1], chain[k - 1], chain[k]));
+    moved[k] = !enc.same(chain[k - 1].device, chain[k].device);
+    bad.push_back(all_of(q.ctx(), held) && moved[k]);
   }
-  for (const auto& m : moved) bad.push_back(z3::mk_and(held) && m);
 
-  const Solved solved = solve(enc, bad, options.timeout_ms, options.keep_smt2);
+  const Solved solved = solve(q, q.ctx().bool_val(true), bad, options.timeout_ms, options.keep_smt2);
   PropertyResult result = result_of(solved, "every device receives exactly the target elements it lacks, once");
   if (!solved.model) return result;
   const z3::model& model = *solved.model;
   for (const auto& a : traced) {
-    if (auto ce = lost_arrival(model, enc, plan, a, a.lost)) {
+    if (auto ce = lost_arrival(model, enc, plan, a, false)) {
       result.detail = ce->reason;
       result.counterexample = std::move(ce);
       return result;
     }
   }
   Counterexample ce;
-  ce.coords = values_of(model, enc, at_target.device.coords);
-  ce.local_index = values_of(model, enc, at_target.index);
+  ce.coords = coords_in(model, enc, t.device);
+  ce.local_index = values_in(model, t.index);
   ce.device = target.mesh.device_at_coords(ce.coords);
   ce.expected_global =
       local_to_global(target.mesh, target.type, ce.coords, ce.local_index).value_or(std::vector<int64_t>{});
-  for (std::size_t i = 0; i < moved.size() && ce.step == 0; ++i)
-    if (holds(model, moved[i])) ce.step = static_cast<int>(n - i);
+  for (std::size_t k = n; k > 0 && ce.step == 0; --k)
+    if (holds(model, moved[k])) ce.step = static_cast<int>(k);
   ce.reason = "device " + std::to_string(ce.device) + " holds target element " + shape_text(ce.expected_global) +
               " in the source, yet it is received again in step " + std::to_string(ce.step);
   result.detail = ce.reason;

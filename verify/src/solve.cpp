@@ -10,13 +10,22 @@ namespace redist::smt {
 namespace {
 
 /// Z3's arithmetic solvers, tried in this order: the simplex-based one (2) is the most
-/// predictable on these queries (div/mod by numerals over bounded integers); the
-/// default one (6) sometimes wins where it stalls.
+/// predictable on these queries; the default one (6) sometimes wins where it stalls.
 constexpr unsigned kArithSolvers[] = {2, 6};
 
 }  // namespace
 
-Solved solve(Encoder& enc, const z3::expr_vector& cases, unsigned timeout_ms, bool keep_smt2) {
+Checked check_with_timeout(z3::solver& solver, unsigned timeout_ms) {
+  // Not Z3's `timeout` parameter, whose timer can deadlock in Z3 4.8.12 (watchdog.hpp).
+  const Watched watched = check_within(solver, timeout_ms);
+  Checked out;
+  out.answer = watched.answer;
+  if (out.answer == z3::unknown) out.reason = watched.timed_out ? "timeout" : solver.reason_unknown();
+  return out;
+}
+
+Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& cases, unsigned timeout_ms,
+             bool keep_smt2) {
   Solved out;
   const auto start = std::chrono::steady_clock::now();
   auto left_ms = [&] {
@@ -33,27 +42,24 @@ Solved solve(Encoder& enc, const z3::expr_vector& cases, unsigned timeout_ms, bo
         break;
       }
       const bool last = attempt + 1 == std::size(kArithSolvers);
-      z3::solver solver(enc.ctx());
-      z3::params params(enc.ctx());
+      z3::solver solver(query.ctx());
+      z3::params params(query.ctx());
       params.set("smt.arith.solver", kArithSolvers[attempt]);
       solver.set(params);
-      solver.add(enc.facts());
+      for (const auto& group : query.groups())
+        for (const auto& fact : group.second) solver.add(fact);
+      solver.add(precondition);
       solver.add(cases[c]);
-      const Checked checked = check_within(solver, static_cast<unsigned>(last ? left : left / 2));
+      const Checked checked = check_with_timeout(solver, static_cast<unsigned>(last ? left : left / 2));
       answer = checked.answer;
       if (answer == z3::sat) out.model = solver.get_model();
-      if (answer == z3::unknown) out.reason = checked.timed_out ? "timeout" : solver.reason_unknown();
+      if (answer == z3::unknown) out.reason = checked.reason;
     }
     undecided = undecided || answer == z3::unknown;
   }
   out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   out.verdict = out.model ? Verdict::refuted : undecided ? Verdict::unknown : Verdict::proved;
-  if (keep_smt2 && out.verdict != Verdict::unknown) {
-    z3::solver whole(enc.ctx());
-    whole.add(enc.facts());
-    whole.add(z3::mk_or(cases));
-    out.smt2 = whole.to_smt2(out.verdict == Verdict::proved ? "unsat" : "sat");
-  }
+  if (keep_smt2 && out.verdict != Verdict::unknown) out.smt2 = query.smt2(precondition, cases);
   return out;
 }
 
@@ -67,10 +73,6 @@ std::vector<int64_t> values_of(const z3::model& model, const std::vector<z3::exp
   std::vector<int64_t> out;
   for (const auto& t : terms) out.push_back(value_of(model, t));
   return out;
-}
-
-std::vector<int64_t> values_of(const z3::model& model, Encoder& enc, const std::vector<Number>& numbers) {
-  return values_of(model, enc.values(numbers));
 }
 
 PropertyResult result_of(const Solved& solved, std::string proved_detail) {

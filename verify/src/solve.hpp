@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "query.hpp"
 #include "redist/verify/verdict.hpp"
-#include "smt_encoder.hpp"
 
 namespace redist::smt {
 
@@ -19,18 +19,25 @@ struct Solved {
   std::string smt2;                    // when asked for
 };
 
-/// Checks whether the encoder's facts and any one of the `cases` can hold, within
-/// `timeout_ms` in all. Each case is solved on its own (a case split: much faster for
-/// Z3 than the disjunction), stopping at the first that holds. The SMT-LIB2 text, kept
-/// when `keep_smt2`, is the single query: facts AND (OR cases).
-Solved solve(Encoder& enc, const z3::expr_vector& cases, unsigned timeout_ms, bool keep_smt2);
+/// One solver check within `timeout_ms`: the answer and, when unknown, Z3's reason.
+/// The single place that runs Z3's check (a watchdog may wrap it).
+struct Checked {
+  z3::check_result answer = z3::unknown;
+  std::string reason;
+};
+Checked check_with_timeout(z3::solver& solver, unsigned timeout_ms);
+
+/// Checks whether every group of `query`, `precondition` and any one of `cases` can
+/// hold, within `timeout_ms` in all. Each case is solved on its own (a case split: much
+/// faster for Z3 than the disjunction), stopping at the first that holds. The SMT-LIB2
+/// text, kept when `keep_smt2`, is the single query: groups AND precondition AND (OR cases).
+Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& cases, unsigned timeout_ms,
+             bool keep_smt2);
 
 /// The model's value of an integer term (0 when the model leaves it free).
 int64_t value_of(const z3::model& model, const z3::expr& term);
 /// The model's values of `terms`.
 std::vector<int64_t> values_of(const z3::model& model, const std::vector<z3::expr>& terms);
-/// The model's values of `numbers`.
-std::vector<int64_t> values_of(const z3::model& model, Encoder& enc, const std::vector<Number>& numbers);
 
 /// A PropertyResult carrying `solved`'s verdict, time, SMT-LIB2 and reason.
 PropertyResult result_of(const Solved& solved, std::string proved_detail);

@@ -5,7 +5,8 @@
 #include <algorithm>
 
 #include "redist/plan/figures.hpp"
-#include "step_maps.hpp"
+#include "encoding.hpp"
+#include "step_relations.hpp"
 
 namespace redist::smt {
 
@@ -14,13 +15,15 @@ namespace {
 /// True when some device of the permute `step` receives from another device: a small
 /// query over a symbolic device, so its cost does not grow with the device count.
 bool permute_moves_data(const LoweredStep& step) {
-  z3::context ctx;
-  Encoder enc(ctx);
-  const Located at{enc.fresh_device(step.after.mesh, "t"), enc.fresh_index(local_shape(step.after.type), "t")};
-  const Origin origin = step_back(enc, step, at);
-  z3::solver solver(ctx);
-  solver.add(enc.facts());
-  solver.add(origin.moved);
+  Query q;
+  const LoweredPlan alone{step.before, {step}};
+  Encoding enc(q, alone, step.after);
+  const Location before = enc.location(step.before, "b"), after = enc.location(step.after, "a");
+  const z3::expr moves = relate(enc, step, before, after) && !enc.same(before.device, after.device);
+  z3::solver solver(q.ctx());
+  for (const auto& group : q.groups())  // bounds and definitions, including relate()'s
+    for (const auto& fact : group.second) solver.add(fact);
+  solver.add(moves);
   return solver.check() != z3::unsat;
 }
 

@@ -62,9 +62,9 @@ class Watchdog {
 
 }  // namespace
 
-Checked check_within(z3::solver& solver, unsigned timeout_ms) {
+Watched check_within(z3::solver& solver, unsigned timeout_ms) {
   Watchdog watchdog(solver.ctx(), solver, Clock::now() + std::chrono::milliseconds(timeout_ms));
-  Checked out;
+  Watched out;
   try {
     out.answer = solver.check();
   } catch (const z3::exception&) {

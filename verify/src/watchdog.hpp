@@ -12,13 +12,13 @@
 namespace redist::smt {
 
 /// A check's answer, and whether the watchdog stopped it.
-struct Checked {
+struct Watched {
   z3::check_result answer = z3::unknown;
   bool timed_out = false;  // unknown because the deadline passed
 };
 
 /// Returns `solver.check()`, interrupted once `timeout_ms` milliseconds have passed (the
 /// answer is then unknown with timed_out set, unless Z3 finished first).
-Checked check_within(z3::solver& solver, unsigned timeout_ms);
+Watched check_within(z3::solver& solver, unsigned timeout_ms);
 
 }  // namespace redist::smt

@@ -5,41 +5,27 @@
 ;   collective_permute(to=f32[{x}8, {y}8], mesh={x:2, y:2} devices=[0,2,1,3])
 ;   all_gather(dim=1, axes={y})
 ;   target f32[{x}8, 8]
-; 
-(set-info :status unsat)
-(declare-fun dev_x () Int)
-(declare-fun dev_y () Int)
-(declare-fun dev_l0 () Int)
-(declare-fun dev_l1 () Int)
-(declare-fun h0_lo () Int)
-(declare-fun h0_hi () Int)
-(declare-fun order0 (Int) Int)
-(assert
- (let (($x7 (>= dev_x 0)))
- (and $x7 (< dev_x 2))))
-(assert
- (let (($x12 (>= dev_y 0)))
- (and $x12 (< dev_y 2))))
-(assert
- (let (($x16 (>= dev_l0 0)))
- (and $x16 (< dev_l0 4))))
-(assert
- (let (($x21 (>= dev_l1 0)))
- (and $x21 (< dev_l1 8))))
-(assert
- (and (and (and (>= h0_hi 0) (< h0_hi 2)) (>= h0_lo 0)) (< h0_lo 4)))
-(assert
- (= dev_l1 (+ (* h0_hi 4) h0_lo)))
-(assert
- (= (order0 0) 0))
-(assert
- (= (order0 1) 2))
-(assert
- (= (order0 2) 1))
-(assert
- (= (order0 3) 3))
-(assert
- (let (($x54 (not (and (= h0_lo h0_lo) (= h0_hi h0_hi)))))
- (let (($x50 (not (and (= dev_l0 dev_l0) (= dev_x dev_x)))))
- (or $x50 $x54))))
+(set-logic ALL)
+(declare-fun t_x () Int)
+(declare-fun t_y () Int)
+(declare-fun e1_x () Int)
+(declare-fun e1_y () Int)
+(declare-fun e0_x () Int)
+(declare-fun e0_y () Int)
+(declare-fun t_l1 () Int)
+(declare-fun e1_l1 () Int)
+(declare-fun e1_l0 () Int)
+(declare-fun t_l0 () Int)
+(declare-fun e0_l0 () Int)
+(declare-fun e0_l1 () Int)
+(declare-fun e_src_g0 () Int)
+(declare-fun e_src_g1 () Int)
+(declare-fun t_g0 () Int)
+(declare-fun t_g1 () Int)
+(assert (! (and (>= t_x 0) (< t_x 2) (>= t_y 0) (< t_y 2) (>= e1_x 0) (< e1_x 2) (>= e1_y 0) (< e1_y 2) (>= e0_x 0) (< e0_x 2) (>= e0_y 0) (< e0_y 2)) :named domain))
+(assert (! (and (= e1_x t_x) (= t_l1 (+ (* e1_y 4) e1_l1)) (>= e1_l1 0) (< e1_l1 4) (= e1_l0 t_l0)) :named step_2))
+(assert (! (and true (= e0_x e1_x) (= e0_y e1_y) true (= e0_l0 e1_l0) (= e0_l1 e1_l1)) :named step_1))
+(assert (! (and (= e_src_g0 (+ (* e0_x 4) e0_l0)) (= e_src_g1 (+ (* e0_y 4) e0_l1))) :named source_type))
+(assert (! (and (= t_g0 (+ (* t_x 4) t_l0)) (= t_g1 (+ (* 0 8) t_l1))) :named target_type))
+(assert (! (let ((a!1 (or (not (and (>= e0_l0 0) (< e0_l0 4) (>= e0_l1 0) (< e0_l1 4))) (not (and (>= e1_l0 0) (< e1_l0 4) (>= e1_l1 0) (< e1_l1 4))) (distinct e_src_g0 t_g0) (distinct e_src_g1 t_g1)))) (and (>= t_l0 0) (< t_l0 4) (>= t_l1 0) (< t_l1 8) (< t_g0 8) (< t_g1 8) a!1)) :named goal))
 (check-sat)

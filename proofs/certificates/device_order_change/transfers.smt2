@@ -5,95 +5,39 @@
 ;   collective_permute(to=f32[{x}8, {y}8], mesh={x:2, y:2} devices=[0,2,1,3])
 ;   all_gather(dim=1, axes={y})
 ;   target f32[{x}8, 8]
-; 
-(set-info :status unsat)
+(set-logic ALL)
+(declare-fun a1_from_x () Int)
+(declare-fun a1_from_y () Int)
 (declare-fun a1_x () Int)
 (declare-fun a1_y () Int)
-(declare-fun a1_l0 () Int)
-(declare-fun a1_l1 () Int)
 (declare-fun order0 (Int) Int)
-(declare-fun held_x () Int)
-(declare-fun held_y () Int)
-(declare-fun held_l0 () Int)
-(declare-fun held_l1 () Int)
+(declare-fun h_x () Int)
+(declare-fun h_y () Int)
+(declare-fun h_src_x () Int)
+(declare-fun h_src_y () Int)
 (declare-fun order1 (Int) Int)
-(declare-fun h0_lo () Int)
-(declare-fun h0_hi () Int)
-(declare-fun h1_lo () Int)
-(declare-fun h1_hi () Int)
-(declare-fun order2 (Int) Int)
-(assert
- (let (($x7 (>= a1_x 0)))
- (and $x7 (< a1_x 2))))
-(assert
- (let (($x12 (>= a1_y 0)))
- (and $x12 (< a1_y 2))))
-(assert
- (let (($x16 (>= a1_l0 0)))
- (and $x16 (< a1_l0 4))))
-(assert
- (let (($x21 (>= a1_l1 0)))
- (and $x21 (< a1_l1 4))))
-(assert
- (= (order0 0) 0))
-(assert
- (= (order0 1) 2))
-(assert
- (= (order0 2) 1))
-(assert
- (= (order0 3) 3))
-(assert
- (let (($x45 (>= held_x 0)))
- (and $x45 (< held_x 2))))
-(assert
- (let (($x49 (>= held_y 0)))
- (and $x49 (< held_y 2))))
-(assert
- (let (($x53 (>= held_l0 0)))
- (and $x53 (< held_l0 4))))
-(assert
- (let (($x57 (>= held_l1 0)))
- (and $x57 (< held_l1 8))))
-(assert
- (= (order1 0) 0))
-(assert
- (= (order1 1) 2))
-(assert
- (= (order1 2) 1))
-(assert
- (= (order1 3) 3))
-(assert
- (and (and (and (>= h0_hi 0) (< h0_hi 2)) (>= h0_lo 0)) (< h0_lo 2)))
-(assert
- (let ((?x71 (order1 (+ (* held_x 2) held_y))))
- (= ?x71 (+ (* h0_hi 2) h0_lo))))
-(assert
- (and (and (and (>= h1_hi 0) (< h1_hi 2)) (>= h1_lo 0)) (< h1_lo 4)))
-(assert
- (= held_l1 (+ (* h1_hi 4) h1_lo)))
-(assert
- (= (order2 0) 0))
-(assert
- (= (order2 1) 2))
-(assert
- (= (order2 2) 1))
-(assert
- (= (order2 3) 3))
-(assert
- (let ((?x61 (* held_x 2)))
- (let ((?x103 (+ ?x61 h1_hi)))
- (let (($x114 (not (= ?x103 (order2 ?x103)))))
- (let (($x98 (= h1_hi h0_lo)))
- (let (($x99 (and $x98)))
- (let (($x84 (= held_x h0_hi)))
- (let (($x85 (and $x84)))
- (let (($x115 (and $x85 $x99)))
- (let (($x117 (and $x115 $x114)))
- (let (($x102 (not (and (= h1_hi held_y)))))
- (let (($x116 (and $x115 $x102)))
- (let (($x41 (and true (not true))))
- (let (($x38 (not (= (+ (* a1_x 2) a1_y) (order0 (+ (* a1_x 2) a1_y))))))
- (let (($x39 (and true $x38)))
- (let (($x44 (and $x39 $x41)))
- (or $x44 $x116 $x117)))))))))))))))))
+(declare-fun h1_x () Int)
+(declare-fun h1_y () Int)
+(declare-fun h0_x () Int)
+(declare-fun h0_y () Int)
+(declare-fun a1_from_l0 () Int)
+(declare-fun a1_l0 () Int)
+(declare-fun a1_from_l1 () Int)
+(declare-fun a1_l1 () Int)
+(declare-fun h0_l0 () Int)
+(declare-fun h1_l0 () Int)
+(declare-fun h0_l1 () Int)
+(declare-fun h1_l1 () Int)
+(declare-fun keep_1_2 () Bool)
+(declare-fun a1_at2_l0 () Int)
+(declare-fun a1_at2_l1 () Int)
+(declare-fun h_l1 () Int)
+(declare-fun h_l0 () Int)
+(declare-fun h_g0 () Int)
+(declare-fun h_g1 () Int)
+(assert (! (let ((a!1 (= (+ (* h_src_x 1 2) (* h_src_y 1)) (order1 (+ (* h_x 1 2) (* h_y 1)))))) (and (>= a1_from_x 0) (< a1_from_x 2) (>= a1_from_y 0) (< a1_from_y 2) (>= a1_x 0) (< a1_x 2) (>= a1_y 0) (< a1_y 2) (= (order0 0) 0) (= (order0 1) 2) (= (order0 2) 1) (= (order0 3) 3) (>= h_x 0) (< h_x 2) (>= h_y 0) (< h_y 2) (>= h_src_x 0) (< h_src_x 2) (>= h_src_y 0) (< h_src_y 2) (= (order1 0) 0) (= (order1 1) 2) (= (order1 2) 1) (= (order1 3) 3) a!1 (>= h1_x 0) (< h1_x 2) (>= h1_y 0) (< h1_y 2) (>= h0_x 0) (< h0_x 2) (>= h0_y 0) (< h0_y 2))) :named domain))
+(assert (! (and true (= a1_from_x a1_x) (= a1_from_y a1_y) true (= a1_from_l0 a1_l0) (= a1_from_l1 a1_l1) true (= h0_x h1_x) (= h0_y h1_y) true (= h0_l0 h1_l0) (= h0_l1 h1_l1)) :named step_1))
+(assert (! (let ((a!1 (and (= a1_x a1_x) (= (+ (* a1_y 4) a1_l1) (+ (* a1_y 4) a1_l1)) (>= a1_l1 0) (< a1_l1 4) (= a1_l0 a1_l0) (>= a1_l0 0) (< a1_l0 4) (>= (+ (* a1_y 4) a1_l1) 0) (< (+ (* a1_y 4) a1_l1) 8)))) (and (= keep_1_2 a!1) (= a1_at2_l0 a1_l0) (= a1_at2_l1 (+ (* a1_y 4) a1_l1)) (= h1_x h_x) (= h_l1 (+ (* h1_y 4) h1_l1)) (>= h1_l1 0) (< h1_l1 4) (= h1_l0 h_l0))) :named step_2))
+(assert (! (and (= h_g0 (+ (* h_x 4) h_l0)) (= h_g1 (+ (* 0 8) h_l1))) :named target_type))
+(assert (! (let ((a!1 (= (+ (* a1_from_x 1 2) (* a1_from_y 1)) (order0 (+ (* a1_x 1 2) (* a1_y 1))))) (a!2 (and (>= h_l0 0) (< h_l0 4) (>= h_l1 0) (< h_l1 8) (<= (* h_src_x 4) h_g0) (< h_g0 (+ (* h_src_x 4) 4)) (<= (* h_src_y 4) h_g1) (< h_g1 (+ (* h_src_y 4) 4)))) (a!4 (= (+ (* h0_x 1 2) (* h0_y 1)) (order0 (+ (* h1_x 1 2) (* h1_y 1)))))) (let ((a!3 (and a!2 (not (and (= h1_x h_x) (= h1_y h_y)))))) (and true (or (and (>= a1_l0 0) (< a1_l0 4) (>= a1_l1 0) (< a1_l1 4) (>= a1_from_l0 0) (< a1_from_l0 4) (>= a1_from_l1 0) (< a1_from_l1 4) (not a!1) (not keep_1_2)) a!3 (and a!2 (not a!4)))))) :named goal))
 (check-sat)

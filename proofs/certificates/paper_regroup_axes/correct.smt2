@@ -4,36 +4,24 @@
 ;   source f32[{x,y}512, 128]
 ;   collective_permute(to=f32[{z}512, 128])
 ;   target f32[{z}512, 128]
-; 
-(set-info :status unsat)
-(declare-fun dev_x () Int)
-(declare-fun dev_y () Int)
-(declare-fun dev_z () Int)
-(declare-fun dev_l0 () Int)
-(declare-fun dev_l1 () Int)
-(declare-fun h0_lo () Int)
-(declare-fun h0_hi () Int)
-(assert
- (let (($x7 (>= dev_x 0)))
- (and $x7 (< dev_x 4))))
-(assert
- (let (($x12 (>= dev_y 0)))
- (and $x12 (< dev_y 4))))
-(assert
- (let (($x16 (>= dev_z 0)))
- (and $x16 (< dev_z 16))))
-(assert
- (let (($x21 (>= dev_l0 0)))
- (and $x21 (< dev_l0 32))))
-(assert
- (let (($x26 (>= dev_l1 0)))
- (and $x26 (< dev_l1 128))))
-(assert
- (and (and (and (>= h0_hi 0) (< h0_hi 4)) (>= h0_lo 0)) (< h0_lo 4)))
-(assert
- (= dev_z (+ (* h0_hi 4) h0_lo)))
-(assert
- (let (($x48 (not (and (= dev_l1 dev_l1)))))
- (let (($x45 (not (and (= dev_l0 dev_l0) (= h0_lo h0_lo) (= h0_hi h0_hi)))))
- (or $x45 $x48))))
+(set-logic ALL)
+(declare-fun t_x () Int)
+(declare-fun t_y () Int)
+(declare-fun t_z () Int)
+(declare-fun e0_x () Int)
+(declare-fun e0_y () Int)
+(declare-fun e0_z () Int)
+(declare-fun e0_l0 () Int)
+(declare-fun t_l0 () Int)
+(declare-fun e0_l1 () Int)
+(declare-fun t_l1 () Int)
+(declare-fun e_src_g0 () Int)
+(declare-fun e_src_g1 () Int)
+(declare-fun t_g0 () Int)
+(declare-fun t_g1 () Int)
+(assert (! (and (>= t_x 0) (< t_x 4) (>= t_y 0) (< t_y 4) (>= t_z 0) (< t_z 16) (>= e0_x 0) (< e0_x 4) (>= e0_y 0) (< e0_y 4) (>= e0_z 0) (< e0_z 16)) :named domain))
+(assert (! (and true (= (+ (* e0_x 4) e0_y) t_z) (= e0_z (+ (* t_x 4) t_y)) true (= e0_l0 t_l0) (= e0_l1 t_l1)) :named step_1))
+(assert (! (let ((a!1 (+ (* (+ (* e0_x 4) e0_y) 32) e0_l0))) (and (= e_src_g0 a!1) (= e_src_g1 (+ (* 0 128) e0_l1)))) :named source_type))
+(assert (! (and (= t_g0 (+ (* t_z 32) t_l0)) (= t_g1 (+ (* 0 128) t_l1))) :named target_type))
+(assert (! (let ((a!1 (or (not (and (>= e0_l0 0) (< e0_l0 32) (>= e0_l1 0) (< e0_l1 128))) (distinct e_src_g0 t_g0) (distinct e_src_g1 t_g1)))) (and (>= t_l0 0) (< t_l0 32) (>= t_l1 0) (< t_l1 128) (< t_g0 512) (< t_g1 128) a!1)) :named goal))
 (check-sat)

@@ -4,37 +4,21 @@
 ;   source f32[{x,y}512, 128]
 ;   collective_permute(to=f32[{z}512, 128])
 ;   target f32[{z}512, 128]
-; 
-(set-info :status unsat)
-(declare-fun held_x () Int)
-(declare-fun held_y () Int)
-(declare-fun held_z () Int)
-(declare-fun held_l0 () Int)
-(declare-fun held_l1 () Int)
-(declare-fun h0_lo () Int)
-(declare-fun h0_hi () Int)
-(assert
- (let (($x7 (>= held_x 0)))
- (and $x7 (< held_x 4))))
-(assert
- (let (($x12 (>= held_y 0)))
- (and $x12 (< held_y 4))))
-(assert
- (let (($x16 (>= held_z 0)))
- (and $x16 (< held_z 16))))
-(assert
- (let (($x21 (>= held_l0 0)))
- (and $x21 (< held_l0 32))))
-(assert
- (let (($x26 (>= held_l1 0)))
- (and $x26 (< held_l1 128))))
-(assert
- (and (and (and (>= h0_hi 0) (< h0_hi 4)) (>= h0_lo 0)) (< h0_lo 4)))
-(assert
- (= held_z (+ (* h0_hi 4) h0_lo)))
-(assert
- (let (($x51 (and (and (= h0_hi held_x)) (and (= h0_lo held_y)) (and (= held_y h0_lo) (= held_x h0_hi)))))
- (let (($x52 (not $x51)))
- (let (($x54 (and (and (and (= h0_lo held_y) (= h0_hi held_x)) and) $x52)))
- (or $x54)))))
+(set-logic ALL)
+(declare-fun h_x () Int)
+(declare-fun h_y () Int)
+(declare-fun h_z () Int)
+(declare-fun h0_x () Int)
+(declare-fun h0_y () Int)
+(declare-fun h0_z () Int)
+(declare-fun h_g0 () Int)
+(declare-fun h_l0 () Int)
+(declare-fun h_g1 () Int)
+(declare-fun h_l1 () Int)
+(declare-fun h0_l0 () Int)
+(declare-fun h0_l1 () Int)
+(assert (! (and (>= h_x 0) (< h_x 4) (>= h_y 0) (< h_y 4) (>= h_z 0) (< h_z 16) (>= h0_x 0) (< h0_x 4) (>= h0_y 0) (< h0_y 4) (>= h0_z 0) (< h0_z 16)) :named domain))
+(assert (! (and (= h_g0 (+ (* h_z 32) h_l0)) (= h_g1 (+ (* 0 128) h_l1))) :named target_type))
+(assert (! (and true (= (+ (* h0_x 4) h0_y) h_z) (= h0_z (+ (* h_x 4) h_y)) true (= h0_l0 h_l0) (= h0_l1 h_l1)) :named step_1))
+(assert (! (let ((a!1 (<= (* (+ (* h_x 4) h_y) 32) h_g0)) (a!2 (+ (* (+ (* h_x 4) h_y) 32) 32))) (let ((a!3 (and (>= h_l0 0) (< h_l0 32) (>= h_l1 0) (< h_l1 128) a!1 (< h_g0 a!2) (<= (* 0 128) h_g1) (< h_g1 (+ (* 0 128) 128)) (not (and (= h0_x h_x) (= h0_y h_y) (= h0_z h_z)))))) (and true (or a!3)))) :named goal))
 (check-sat)

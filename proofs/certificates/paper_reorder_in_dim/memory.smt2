@@ -4,17 +4,20 @@
 ;   source f32[{x,y}512, 128]
 ;   collective_permute(to=f32[{y,x}512, 128])
 ;   target f32[{y,x}512, 128]
-; 
-(set-info :status unsat)
-(declare-fun bytes_after_step0 () Int)
-(declare-fun bytes_after_step1 () Int)
-(assert
- (= bytes_after_step0 16384))
-(assert
- (= bytes_after_step1 16384))
-(assert
- (let (($x11 (> bytes_after_step1 16384)))
- (let (($x8 (> bytes_after_step0 16384)))
- (let (($x12 (or $x8 $x11)))
- (or $x12)))))
+(set-logic ALL)
+(declare-fun s0_L0 () Int)
+(declare-fun s0_L1 () Int)
+(declare-fun s0_bytes () Int)
+(declare-fun s1_L0 () Int)
+(declare-fun s1_L1 () Int)
+(declare-fun s1_bytes () Int)
+(declare-fun t_L0 () Int)
+(declare-fun t_L1 () Int)
+(declare-fun t_bytes () Int)
+(declare-fun bound () Int)
+(assert (! (and (< (* (* 1 4 4) (- s0_L0 1)) 512) (<= 512 (* (* 1 4 4) s0_L0)) (< (* 1 (- s0_L1 1)) 128) (<= 128 (* 1 s0_L1)) (= s0_bytes (* 4 s0_L0 s0_L1))) :named source_type))
+(assert (! (and (< (* (* 1 4 4) (- s1_L0 1)) 512) (<= 512 (* (* 1 4 4) s1_L0)) (< (* 1 (- s1_L1 1)) 128) (<= 128 (* 1 s1_L1)) (= s1_bytes (* 4 s1_L0 s1_L1))) :named step_1))
+(assert (! (and (< (* (* 1 4 4) (- t_L0 1)) 512) (<= 512 (* (* 1 4 4) t_L0)) (< (* 1 (- t_L1 1)) 128) (<= 128 (* 1 t_L1)) (= t_bytes (* 4 t_L0 t_L1))) :named target_type))
+(assert (! (and (= bound (ite (>= s0_bytes t_bytes) s0_bytes t_bytes))) :named bound_definition))
+(assert (! (and true (or (> s0_bytes bound) (> s1_bytes bound))) :named goal))
 (check-sat)

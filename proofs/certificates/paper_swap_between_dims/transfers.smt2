@@ -4,34 +4,21 @@
 ;   source f32[{y}512, {x}128]
 ;   collective_permute(to=f32[{x}512, {y}128])
 ;   target f32[{x}512, {y}128]
-; 
-(set-info :status unsat)
-(declare-fun held_x () Int)
-(declare-fun held_y () Int)
-(declare-fun held_z () Int)
-(declare-fun held_l0 () Int)
-(declare-fun held_l1 () Int)
-(assert
- (let (($x7 (>= held_x 0)))
- (and $x7 (< held_x 4))))
-(assert
- (let (($x12 (>= held_y 0)))
- (and $x12 (< held_y 4))))
-(assert
- (let (($x16 (>= held_z 0)))
- (and $x16 (< held_z 16))))
-(assert
- (let (($x21 (>= held_l0 0)))
- (and $x21 (< held_l0 128))))
-(assert
- (let (($x26 (>= held_l1 0)))
- (and $x26 (< held_l1 32))))
-(assert
- (let (($x30 (= held_x held_y)))
- (let (($x31 (and $x30)))
- (let (($x32 (= held_y held_x)))
- (let (($x33 (and $x32)))
- (let (($x37 (not (and $x33 $x31 (and (= held_z held_z))))))
- (let (($x39 (and (and $x31 $x33) $x37)))
- (or $x39))))))))
+(set-logic ALL)
+(declare-fun h_x () Int)
+(declare-fun h_y () Int)
+(declare-fun h_z () Int)
+(declare-fun h0_x () Int)
+(declare-fun h0_y () Int)
+(declare-fun h0_z () Int)
+(declare-fun h_g0 () Int)
+(declare-fun h_l0 () Int)
+(declare-fun h_g1 () Int)
+(declare-fun h_l1 () Int)
+(declare-fun h0_l0 () Int)
+(declare-fun h0_l1 () Int)
+(assert (! (and (>= h_x 0) (< h_x 4) (>= h_y 0) (< h_y 4) (>= h_z 0) (< h_z 16) (>= h0_x 0) (< h0_x 4) (>= h0_y 0) (< h0_y 4) (>= h0_z 0) (< h0_z 16)) :named domain))
+(assert (! (and (= h_g0 (+ (* h_x 128) h_l0)) (= h_g1 (+ (* h_y 32) h_l1))) :named target_type))
+(assert (! (and true (= h0_y h_x) (= h0_x h_y) (= h0_z h_z) (= h0_l0 h_l0) (= h0_l1 h_l1)) :named step_1))
+(assert (! (let ((a!1 (and (>= h_l0 0) (< h_l0 128) (>= h_l1 0) (< h_l1 32) (<= (* h_y 128) h_g0) (< h_g0 (+ (* h_y 128) 128)) (<= (* h_x 32) h_g1) (< h_g1 (+ (* h_x 32) 32)) (not (and (= h0_x h_x) (= h0_y h_y) (= h0_z h_z)))))) (and true (or a!1))) :named goal))
 (check-sat)

@@ -4,17 +4,20 @@
 ;   source f32[{x}16, 8]
 ;   all_to_all(src=0, dst=1, axes={x})
 ;   target f32[16, {x}8]
-; 
-(set-info :status unsat)
-(declare-fun bytes_after_step0 () Int)
-(declare-fun bytes_after_step1 () Int)
-(assert
- (= bytes_after_step0 64))
-(assert
- (= bytes_after_step1 64))
-(assert
- (let (($x11 (> bytes_after_step1 64)))
- (let (($x8 (> bytes_after_step0 64)))
- (let (($x12 (or $x8 $x11)))
- (or $x12)))))
+(set-logic ALL)
+(declare-fun s0_L0 () Int)
+(declare-fun s0_L1 () Int)
+(declare-fun s0_bytes () Int)
+(declare-fun s1_L0 () Int)
+(declare-fun s1_L1 () Int)
+(declare-fun s1_bytes () Int)
+(declare-fun t_L0 () Int)
+(declare-fun t_L1 () Int)
+(declare-fun t_bytes () Int)
+(declare-fun bound () Int)
+(assert (! (and (< (* (* 1 8) (- s0_L0 1)) 16) (<= 16 (* (* 1 8) s0_L0)) (< (* 1 (- s0_L1 1)) 8) (<= 8 (* 1 s0_L1)) (= s0_bytes (* 4 s0_L0 s0_L1))) :named source_type))
+(assert (! (and (< (* 1 (- s1_L0 1)) 16) (<= 16 (* 1 s1_L0)) (< (* (* 1 8) (- s1_L1 1)) 8) (<= 8 (* (* 1 8) s1_L1)) (= s1_bytes (* 4 s1_L0 s1_L1))) :named step_1))
+(assert (! (and (< (* 1 (- t_L0 1)) 16) (<= 16 (* 1 t_L0)) (< (* (* 1 8) (- t_L1 1)) 8) (<= 8 (* (* 1 8) t_L1)) (= t_bytes (* 4 t_L0 t_L1))) :named target_type))
+(assert (! (and (= bound (ite (>= s0_bytes t_bytes) s0_bytes t_bytes))) :named bound_definition))
+(assert (! (and true (or (> s0_bytes bound) (> s1_bytes bound))) :named goal))
 (check-sat)

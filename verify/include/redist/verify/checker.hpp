@@ -6,6 +6,7 @@
 // finite tables. See docs/checker.md.
 
 #include <optional>
+#include <string>
 
 #include "redist/core/bigint.hpp"
 #include "redist/core/result.hpp"
@@ -35,5 +36,8 @@ Result<CheckReport> check_lowered(const LoweredPlan& plan, const TypedState& tar
 /// Types and lowers `plan`, then checks it against its asserted target, or against
 /// its own final type when it asserts none. Typing errors are returned as errors.
 Result<CheckReport> check_plan(const Plan& plan, const CheckOptions& options = {});
+
+/// The version of the Z3 library the checker runs ("4.8.12"), for certificates.
+std::string solver_version();
 
 }  // namespace redist

@@ -1,0 +1,28 @@
+; redist certificate: property 'memory' is proved; `z3 memory.smt2` must print unsat.
+; The query is the negation of the property for the plan:
+;   mesh {a:2, b:2, c:2}
+;   source f32[16, 16] sum{a,b,c}
+;   reduce_scatter(dim=0, axes={b,a,c})
+;   all_gather(dim=0, axes={a,c})
+;   target f32[{b}16, 16]
+(set-logic ALL)
+(declare-fun s0_L0 () Int)
+(declare-fun s0_L1 () Int)
+(declare-fun s0_bytes () Int)
+(declare-fun s1_L0 () Int)
+(declare-fun s1_L1 () Int)
+(declare-fun s1_bytes () Int)
+(declare-fun s2_L0 () Int)
+(declare-fun s2_L1 () Int)
+(declare-fun s2_bytes () Int)
+(declare-fun t_L0 () Int)
+(declare-fun t_L1 () Int)
+(declare-fun t_bytes () Int)
+(declare-fun bound () Int)
+(assert (! (and (< (* 1 (- s0_L0 1)) 16) (<= 16 (* 1 s0_L0)) (< (* 1 (- s0_L1 1)) 16) (<= 16 (* 1 s0_L1)) (= s0_bytes (* 4 s0_L0 s0_L1))) :named source_type))
+(assert (! (and (< (* (* 1 2 2 2) (- s1_L0 1)) 16) (<= 16 (* (* 1 2 2 2) s1_L0)) (< (* 1 (- s1_L1 1)) 16) (<= 16 (* 1 s1_L1)) (= s1_bytes (* 4 s1_L0 s1_L1))) :named step_1))
+(assert (! (and (< (* (* 1 2) (- s2_L0 1)) 16) (<= 16 (* (* 1 2) s2_L0)) (< (* 1 (- s2_L1 1)) 16) (<= 16 (* 1 s2_L1)) (= s2_bytes (* 4 s2_L0 s2_L1))) :named step_2))
+(assert (! (and (< (* (* 1 2) (- t_L0 1)) 16) (<= 16 (* (* 1 2) t_L0)) (< (* 1 (- t_L1 1)) 16) (<= 16 (* 1 t_L1)) (= t_bytes (* 4 t_L0 t_L1))) :named target_type))
+(assert (! (and (= bound (ite (>= s0_bytes t_bytes) s0_bytes t_bytes))) :named bound_definition))
+(assert (! (and true (or (> s0_bytes bound) (> s1_bytes bound) (> s2_bytes bound))) :named goal))
+(check-sat)

@@ -1,0 +1,227 @@
+// Devices as digits, coordinates, groups, physical ids and index maps as Z3 terms.
+
+#include "encoding.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace redist::smt {
+
+namespace {
+
+/// Every axis reference of the plan and the target: types, groups, permute moves.
+std::vector<AxisRef> all_refs(const LoweredPlan& plan, const TypedState& target) {
+  std::vector<AxisRef> refs;
+  auto type_refs = [&refs](const DistType& t) {
+    const auto used = used_axes(t);
+    refs.insert(refs.end(), used.begin(), used.end());
+  };
+  type_refs(plan.source.type);
+  type_refs(target.type);
+  for (const auto& step : plan.steps) {
+    type_refs(step.after.type);
+    std::visit(
+        [&refs](const auto& s) {
+          using Op = std::decay_t<decltype(s)>;
+          if constexpr (std::is_same_v<Op, LoweredPermute>) {
+            for (const auto& m : s.moves) {
+              refs.insert(refs.end(), m.source_axes.begin(), m.source_axes.end());
+              refs.insert(refs.end(), m.target_axes.begin(), m.target_axes.end());
+            }
+          } else {
+            refs.insert(refs.end(), s.group.axes.begin(), s.group.axes.end());
+          }
+        },
+        step.op);
+  }
+  return refs;
+}
+
+/// Strides (lo, hi) of a reference on an axis of size n: it covers [n/(m*k), n/m).
+std::pair<int64_t, int64_t> span_of(const AxisRef& r, int64_t n) { return {n / (r.pre * r.size), n / r.pre}; }
+
+}  // namespace
+
+Encoding::Encoding(Query& query, const LoweredPlan& plan, const TypedState& target) : q_(query) {
+  const auto refs = all_refs(plan, target);
+  for (const auto& axis : plan.source.mesh.axes()) {
+    std::set<int64_t> at{1, axis.size};
+    for (const auto& r : refs) {
+      if (r.name != axis.name) continue;
+      const auto [lo, hi] = span_of(r, axis.size);
+      at.insert(lo);
+      at.insert(hi);
+    }
+    std::vector<int64_t> cuts(at.begin(), at.end());
+    bool nested = true;
+    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) nested = nested && cuts[i + 1] % cuts[i] == 0;
+    if (!nested) cuts = {1, axis.size};
+    cuts_[axis.name] = std::move(cuts);
+    nested_[axis.name] = nested;
+  }
+}
+
+Device Encoding::device(const Mesh& mesh, const std::string& name) {
+  Device d{&mesh, name, {}};
+  for (const auto& axis : mesh.axes()) {
+    const auto& c = cuts(axis.name);
+    std::vector<z3::expr> digits;
+    for (std::size_t i = 0; i + 1 < c.size(); ++i)
+      digits.push_back(q_.bounded(name + "_" + axis.name + (c.size() > 2 ? std::to_string(i) : ""), c[i + 1] / c[i]));
+    d.digits.push_back(std::move(digits));
+  }
+  return d;
+}
+
+Device Encoding::same_device_on(const Device& d, const Mesh& mesh, const std::string& name) {
+  if (*d.mesh == mesh || (!d.mesh->has_explicit_order() && !mesh.has_explicit_order()))
+    return Device{&mesh, d.name, d.digits};
+  Device e = device(mesh, name);
+  q_.add("domain", physical(e) == physical(d));
+  return e;
+}
+
+std::vector<z3::expr> Encoding::index(std::size_t rank, const std::string& name) {
+  std::vector<z3::expr> out;
+  for (std::size_t i = 0; i < rank; ++i) out.push_back(q_.var(name + "_l" + std::to_string(i)));
+  return out;
+}
+
+Location Encoding::location(const TypedState& state, const std::string& name) {
+  return Location{device(state.mesh, name), index(state.type.rank(), name)};
+}
+
+z3::expr Encoding::axis_value(const Device& d, std::size_t i) {
+  const auto& c = cuts(d.mesh->axes()[i].name);
+  z3::expr v = num(0);
+  for (std::size_t j = 0; j < d.digits[i].size(); ++j) v = j == 0 ? d.digits[i][j] * num(c[j]) : v + d.digits[i][j] * num(c[j]);
+  return v;
+}
+
+z3::expr Encoding::coord(const Device& d, const AxisRef& axis) {
+  const std::size_t i = *d.mesh->axis_index(axis.name);
+  const int64_t n = d.mesh->axis_size(i);
+  const auto [lo, hi] = span_of(axis, n);
+  const auto& c = cuts(axis.name);
+  if (nested(axis.name)) {
+    std::vector<z3::expr> terms;
+    for (std::size_t j = 0; j + 1 < c.size(); ++j)
+      if (c[j] >= lo && c[j + 1] <= hi) terms.push_back(c[j] == lo ? d.digits[i][j] : d.digits[i][j] * num(c[j] / lo));
+    z3::expr v = terms.empty() ? num(0) : terms[0];
+    for (std::size_t j = 1; j < terms.size(); ++j) v = v + terms[j];
+    return v;
+  }
+  if (lo == 1 && hi == n) return d.digits[i][0];
+  const auto key = std::make_pair(d.name, axis);
+  if (auto it = split_coords_.find(key); it != split_coords_.end()) return it->second;
+  // c_x = h * hi + v * lo + r: v is the coordinate on the reference.
+  const std::string base = d.name + "_" + axis.name + "_" + std::to_string(axis.pre) + "_" + std::to_string(axis.size);
+  const z3::expr h = q_.bounded(base + "_h", axis.pre), v = q_.bounded(base, axis.size), r = q_.bounded(base + "_r", lo);
+  q_.add("domain", d.digits[i][0] == h * num(hi) + v * num(lo) + r);
+  split_coords_.emplace(key, v);
+  return v;
+}
+
+z3::expr Encoding::mixed_radix(const Device& d, std::span<const AxisRef> axes) {
+  z3::expr v = num(0);
+  for (std::size_t j = 0; j < axes.size(); ++j) v = j == 0 ? coord(d, axes[j]) : v * num(axes[j].size) + coord(d, axes[j]);
+  return v;
+}
+
+z3::expr Encoding::same_except(const Device& a, const Device& b, std::span<const AxisRef> axes) {
+  z3::expr_vector eqs(q_.ctx());
+  for (std::size_t i = 0; i < a.mesh->rank(); ++i) {
+    const std::string& name = a.mesh->axes()[i].name;
+    const int64_t n = a.mesh->axis_size(i);
+    std::vector<AxisRef> mine;
+    for (const auto& r : axes)
+      if (r.name == name) mine.push_back(r);
+    const auto& c = cuts(name);
+    if (nested(name)) {
+      for (std::size_t j = 0; j + 1 < c.size(); ++j) {
+        const bool covered = std::any_of(mine.begin(), mine.end(), [&](const AxisRef& r) {
+          const auto [lo, hi] = span_of(r, n);
+          return c[j] >= lo && c[j + 1] <= hi;
+        });
+        if (!covered) eqs.push_back(a.digits[i][j] == b.digits[i][j]);
+      }
+      continue;
+    }
+    // One digit: the value less the covered references' parts agrees.
+    z3::expr ra = a.digits[i][0], rb = b.digits[i][0];
+    for (const auto& r : mine) {
+      const int64_t lo = span_of(r, n).first;
+      ra = ra - coord(a, r) * num(lo);
+      rb = rb - coord(b, r) * num(lo);
+    }
+    eqs.push_back(ra == rb);
+  }
+  return all_of(eqs.ctx(), eqs);
+}
+
+z3::expr Encoding::position(const Device& d) {
+  z3::expr p = num(0);
+  for (std::size_t i = 0; i < d.mesh->rank(); ++i)
+    p = i == 0 ? axis_value(d, i) : p * num(d.mesh->axis_size(i)) + axis_value(d, i);
+  return p;
+}
+
+z3::expr Encoding::physical(const Device& d) {
+  if (!d.mesh->has_explicit_order()) return position(d);
+  return q_.table("order", &d.mesh->device_order(), d.mesh->device_order(), position(d));
+}
+
+z3::expr Encoding::same(const Device& a, const Device& b) {
+  if (*a.mesh == *b.mesh || (!a.mesh->has_explicit_order() && !b.mesh->has_explicit_order())) {
+    z3::expr_vector eqs(q_.ctx());
+    for (std::size_t i = 0; i < a.digits.size(); ++i)
+      for (std::size_t j = 0; j < a.digits[i].size(); ++j) eqs.push_back(a.digits[i][j] == b.digits[i][j]);
+    return all_of(eqs.ctx(), eqs);
+  }
+  return physical(a) == physical(b);
+}
+
+z3::expr Encoding::member_index(const GroupSpec& spec, const Device& d) {
+  if (!spec.table) return mixed_radix(d, spec.axes);
+  std::vector<int64_t> member(static_cast<std::size_t>(d.mesh->num_devices()), 0);
+  for (const auto& group : *spec.table)
+    for (std::size_t j = 0; j < group.size(); ++j) member[static_cast<std::size_t>(group[j])] = static_cast<int64_t>(j);
+  return q_.table("member", &*spec.table, member, physical(d));
+}
+
+z3::expr Encoding::same_group(const GroupSpec& spec, const Device& a, const Device& b) {
+  if (!spec.table) return same_except(a, b, spec.axes);
+  std::vector<int64_t> group_of(static_cast<std::size_t>(a.mesh->num_devices()), 0);
+  for (std::size_t g = 0; g < spec.table->size(); ++g)
+    for (int64_t dev : (*spec.table)[g]) group_of[static_cast<std::size_t>(dev)] = static_cast<int64_t>(g);
+  return q_.table("group", &*spec.table, group_of, physical(a)) ==
+         q_.table("group", &*spec.table, group_of, physical(b));
+}
+
+z3::expr Encoding::global(const DistType& type, const Location& at, std::size_t i) {
+  const Dim& dim = type.dims[i];
+  return mixed_radix(at.device, dim.axes) * num(local_size(dim)) + at.index[i];
+}
+
+z3::expr Encoding::in_bounds(const std::vector<z3::expr>& index, const std::vector<int64_t>& shape) {
+  z3::expr_vector v(q_.ctx());
+  for (std::size_t i = 0; i < index.size(); ++i) v.push_back(index[i] >= 0 && index[i] < num(shape[i]));
+  return all_of(v.ctx(), v);
+}
+
+std::vector<int64_t> values_in(const z3::model& model, const std::vector<z3::expr>& terms) {
+  std::vector<int64_t> out;
+  for (const auto& t : terms) {
+    int64_t v = 0;
+    out.push_back(model.eval(t, true).is_numeral_i64(v) ? v : 0);
+  }
+  return out;
+}
+
+Coords coords_in(const z3::model& model, Encoding& enc, const Device& d) {
+  std::vector<z3::expr> terms;
+  for (std::size_t i = 0; i < d.mesh->rank(); ++i) terms.push_back(enc.axis_value(d, i));
+  return values_in(model, terms);
+}
+
+}  // namespace redist::smt

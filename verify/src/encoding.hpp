@@ -1,0 +1,101 @@
+#pragma once
+// The types' vocabulary as SMT terms (docs/checker.md "The encoding"): devices,
+// coordinates on axes and sub-axes, mixed-radix numbers of coordinates, group
+// membership, physical ids, local indices and the types' index maps.
+//
+// A device is one bounded integer DIGIT per factor of each mesh axis: the factors are
+// cut at every boundary any axis reference of the plan uses (x:(2)2 on x:8 cuts x at
+// strides 2 and 4), so the coordinate on an axis or sub-axis is a linear sum of
+// digits and the axis coordinate itself is c_x = sum digit * stride (Z3 sees these
+// as constraints on the digits, not as C++ substitutions). Where the boundaries of an
+// axis do not nest (x:(1)2 and x:(1)3 on x:6) the axis is one digit and each
+// reference gets its own decomposition c_x = hi * (k*s) + v * s + lo with bounded
+// hi, v, lo, asserted in "domain". Index maps: global = block * local + l, block the
+// mixed-radix number of the dim's axis coordinates; padding where global >= size.
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "query.hpp"
+#include "redist/core/dist_type.hpp"
+#include "redist/core/mesh.hpp"
+#include "redist/plan/lowered.hpp"
+
+namespace redist::smt {
+
+/// A symbolic device on a mesh: per mesh axis, its digits (least significant first).
+struct Device {
+  const Mesh* mesh = nullptr;
+  std::string name;
+  std::vector<std::vector<z3::expr>> digits;
+};
+
+/// A symbolic element location: a device and one local index term per dim.
+struct Location {
+  Device device;
+  std::vector<z3::expr> index;
+};
+
+class Encoding {
+ public:
+  /// The digit layout of every mesh axis from every axis reference of `plan` and `target`.
+  Encoding(Query& query, const LoweredPlan& plan, const TypedState& target);
+
+  Query& query() { return q_; }
+  z3::expr num(int64_t v) { return q_.num(v); }
+
+  /// A fresh device `name` on `mesh`, its digits bounded in "domain".
+  Device device(const Mesh& mesh, const std::string& name);
+  /// The same physical device as `d` seen on `mesh`: `d` itself when the meshes are
+  /// equal, else a fresh device whose physical id equals d's (in "domain").
+  Device same_device_on(const Device& d, const Mesh& mesh, const std::string& name);
+  /// Fresh unbounded local index variables `<name>_l<i>`, one per dim.
+  std::vector<z3::expr> index(std::size_t rank, const std::string& name);
+  /// A fresh location: `device(mesh)` and `index(rank)`.
+  Location location(const TypedState& state, const std::string& name);
+
+  /// Coordinate of `d` on an axis or sub-axis.
+  z3::expr coord(const Device& d, const AxisRef& axis);
+  /// Coordinate of `d` on mesh axis i (the value of all its digits).
+  z3::expr axis_value(const Device& d, std::size_t i);
+  /// Mixed-radix number of the coordinates on `axes` (axes[0] most significant).
+  z3::expr mixed_radix(const Device& d, std::span<const AxisRef> axes);
+  /// `a` and `b` agree on every factor of every mesh axis outside `axes`.
+  z3::expr same_except(const Device& a, const Device& b, std::span<const AxisRef> axes);
+  /// Mesh position (row-major) and physical id of `d`.
+  z3::expr position(const Device& d);
+  z3::expr physical(const Device& d);
+  /// `a` and `b` are the same physical device.
+  z3::expr same(const Device& a, const Device& b);
+
+  /// Member index of `d` in its group under `spec` (a table when explicit).
+  z3::expr member_index(const GroupSpec& spec, const Device& d);
+  /// `a` and `b` are in the same group under `spec`.
+  z3::expr same_group(const GroupSpec& spec, const Device& a, const Device& b);
+
+  /// The global index of dim i of the element at `at` under `type`:
+  /// block(coordinates) * local_size + l.
+  z3::expr global(const DistType& type, const Location& at, std::size_t i);
+  /// 0 <= index < shape on every dim.
+  z3::expr in_bounds(const std::vector<z3::expr>& index, const std::vector<int64_t>& shape);
+
+ private:
+  /// Strides (ascending, 1 first, the axis size last) where axis `name` is cut.
+  const std::vector<int64_t>& cuts(const std::string& name) const { return cuts_.at(name); }
+  bool nested(const std::string& name) const { return nested_.at(name); }
+
+  Query& q_;
+  std::map<std::string, std::vector<int64_t>> cuts_;
+  std::map<std::string, bool> nested_;
+  std::map<std::pair<std::string, AxisRef>, z3::expr> split_coords_;  // (device, ref) -> v
+};
+
+/// The mesh coordinates of `d` in `model`.
+Coords coords_in(const z3::model& model, Encoding& enc, const Device& d);
+/// The values of `terms` in `model`.
+std::vector<int64_t> values_in(const z3::model& model, const std::vector<z3::expr>& terms);
+
+}  // namespace redist::smt

@@ -1,0 +1,175 @@
+// One constraint per collective kind (the trusted base; docs/checker.md). In each,
+// b is the location before the step, a the location after it; L_before / L_after are
+// the declared local sizes, m(d) the member index of device d in its group, and
+// "same group" the group relation of the lowered form (symbolic axes or a table).
+
+#include "step_relations.hpp"
+
+#include <type_traits>
+
+#include "redist/core/dist_type.hpp"
+
+namespace redist::smt {
+
+namespace {
+
+std::size_t at(int dim) { return static_cast<std::size_t>(dim); }
+
+/// Index terms equal on every dim but those in `except`.
+z3::expr equal_except(Encoding& enc, const Location& b, const Location& a, std::initializer_list<int> except) {
+  z3::expr_vector eqs(enc.query().ctx());
+  for (std::size_t i = 0; i < b.index.size(); ++i)
+    if (std::find(except.begin(), except.end(), static_cast<int>(i)) == except.end()) eqs.push_back(b.index[i] == a.index[i]);
+  return all_of(eqs.ctx(), eqs);
+}
+
+/// The slice offset of device d: m(d) * chunk, or offsets[physical id].
+z3::expr slice_offset(Encoding& enc, const LoweredSlice& s, const Device& d) {
+  if (s.offsets) return enc.query().table("offsets", &*s.offsets, *s.offsets, enc.physical(d));
+  return enc.member_index(s.group, d) * enc.num(s.chunk);
+}
+
+struct Relate {
+  Encoding& enc;
+  const LoweredStep& step;
+  const Location& b;
+  const Location& a;
+  std::vector<int64_t> lb = local_shape(step.before.type);
+  std::vector<int64_t> la = local_shape(step.after.type);
+
+  // all_slice: the same device keeps `chunk` elements of dim from its offset:
+  //   b = a (device), b.l[dim] = offset(a) + a.l[dim], other dims equal.
+  z3::expr operator()(const LoweredSlice& s) const {
+    return enc.same(b.device, a.device) && b.index[at(s.dim)] == slice_offset(enc, s, a.device) + a.index[at(s.dim)] &&
+           equal_except(enc, b, a, {s.dim});
+  }
+  // all_gather: member order concatenation along dim:
+  //   same group, a.l[dim] = m(b) * L_before[dim] + b.l[dim] with 0 <= b.l[dim] < L_before[dim].
+  z3::expr operator()(const LoweredGather& s) const {
+    const z3::expr& l = b.index[at(s.dim)];
+    return enc.same_group(s.group, b.device, a.device) &&
+           a.index[at(s.dim)] == enc.member_index(s.group, b.device) * enc.num(lb[at(s.dim)]) + l && l >= 0 &&
+           l < enc.num(lb[at(s.dim)]) && equal_except(enc, b, a, {s.dim});
+  }
+  // all_to_all: member j sends chunk i of its split dim to member i, who concatenates
+  // along the concat dim in sender order:
+  //   same group, b.l[split] = m(a) * L_after[split] + a.l[split],
+  //   a.l[concat] = m(b) * L_before[concat] + b.l[concat] with 0 <= b.l[concat] < L_before[concat].
+  z3::expr operator()(const LoweredAllToAll& s) const {
+    const z3::expr& l = b.index[at(s.concat_dim)];
+    return enc.same_group(s.group, b.device, a.device) &&
+           b.index[at(s.split_dim)] ==
+               enc.member_index(s.group, a.device) * enc.num(la[at(s.split_dim)]) + a.index[at(s.split_dim)] &&
+           a.index[at(s.concat_dim)] == enc.member_index(s.group, b.device) * enc.num(lb[at(s.concat_dim)]) + l &&
+           l >= 0 && l < enc.num(lb[at(s.concat_dim)]) && equal_except(enc, b, a, {s.split_dim, s.concat_dim});
+  }
+  // collective_permute: the target receives its source's whole buffer (b.l = a.l).
+  // Symbolic: for each move, b's coordinates on source_axes read as one number equal
+  // a's on target_axes, and b agrees with a on every factor no move sets. Table:
+  // physical(b) = source_of(physical(a)).
+  z3::expr operator()(const LoweredPermute& p) const {
+    z3::expr device = enc.query().ctx().bool_val(true);
+    if (p.table) {
+      std::vector<int64_t> source_of(static_cast<std::size_t>(step.after.mesh.num_devices()), 0);
+      for (const auto& [source, to] : *p.table) source_of[static_cast<std::size_t>(to)] = source;
+      device = enc.physical(b.device) == enc.query().table("pairs", &*p.table, source_of, enc.physical(a.device));
+    } else {
+      std::vector<AxisRef> set;
+      for (const auto& m : p.moves) {
+        device = device && enc.mixed_radix(b.device, m.source_axes) == enc.mixed_radix(a.device, m.target_axes);
+        set.insert(set.end(), m.source_axes.begin(), m.source_axes.end());
+      }
+      device = device && enc.same_except(b.device, a.device, set);
+    }
+    return device && equal_except(enc, b, a, {});
+  }
+  // reduce_scatter: every member b of a's group contributes its chunk m(a) along dim:
+  //   same group, b.l[dim] = m(a) * L_after[dim] + a.l[dim], other dims equal.
+  z3::expr operator()(const LoweredReduceScatter& s) const {
+    return enc.same_group(s.group, b.device, a.device) &&
+           b.index[at(s.dim)] == enc.member_index(s.group, a.device) * enc.num(la[at(s.dim)]) + a.index[at(s.dim)] &&
+           equal_except(enc, b, a, {s.dim});
+  }
+  // all_reduce: every member b of a's group contributes the element at the same index.
+  z3::expr operator()(const LoweredAllReduce& s) const {
+    return enc.same_group(s.group, b.device, a.device) && equal_except(enc, b, a, {});
+  }
+};
+
+struct Stay {
+  Encoding& enc;
+  const LoweredStep& step;
+  const Location& b;
+  std::vector<int64_t> lb = local_shape(step.before.type);
+  std::vector<int64_t> la = local_shape(step.after.type);
+
+  std::vector<z3::expr> operator()(const LoweredSlice& s) const {
+    auto l = b.index;
+    l[at(s.dim)] = l[at(s.dim)] - slice_offset(enc, s, b.device);
+    return l;
+  }
+  std::vector<z3::expr> operator()(const LoweredGather& s) const {
+    auto l = b.index;
+    l[at(s.dim)] = enc.member_index(s.group, b.device) * enc.num(lb[at(s.dim)]) + l[at(s.dim)];
+    return l;
+  }
+  std::vector<z3::expr> operator()(const LoweredAllToAll& s) const {
+    auto l = b.index;
+    const z3::expr m = enc.member_index(s.group, b.device);
+    l[at(s.split_dim)] = l[at(s.split_dim)] - m * enc.num(la[at(s.split_dim)]);
+    l[at(s.concat_dim)] = m * enc.num(lb[at(s.concat_dim)]) + l[at(s.concat_dim)];
+    return l;
+  }
+  std::vector<z3::expr> operator()(const LoweredPermute&) const { return b.index; }
+  std::vector<z3::expr> operator()(const LoweredReduceScatter& s) const {
+    auto l = b.index;
+    l[at(s.dim)] = l[at(s.dim)] - enc.member_index(s.group, b.device) * enc.num(la[at(s.dim)]);
+    return l;
+  }
+  std::vector<z3::expr> operator()(const LoweredAllReduce&) const { return b.index; }
+};
+
+}  // namespace
+
+z3::expr relate(Encoding& enc, const LoweredStep& step, const Location& before, const Location& after) {
+  return std::visit(Relate{enc, step, before, after}, step.op);
+}
+
+std::vector<z3::expr> stay_index(Encoding& enc, const LoweredStep& step, const Location& before) {
+  return std::visit(Stay{enc, step, before}, step.op);
+}
+
+std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step) {
+  std::vector<int64_t> shape = local_shape(step.before.type);
+  auto split = [&shape](int dim, int64_t parts) {
+    if (shape[at(dim)] % parts != 0) return false;
+    shape[at(dim)] /= parts;
+    return true;
+  };
+  const bool ok = std::visit(
+      [&](const auto& s) {
+        using Op = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<Op, LoweredSlice>) {
+          shape[at(s.dim)] = s.chunk;
+        } else if constexpr (std::is_same_v<Op, LoweredGather>) {
+          shape[at(s.dim)] *= s.group.size;
+        } else if constexpr (std::is_same_v<Op, LoweredAllToAll>) {
+          if (!split(s.split_dim, s.group.size)) return false;
+          shape[at(s.concat_dim)] *= s.group.size;
+        } else if constexpr (std::is_same_v<Op, LoweredReduceScatter>) {
+          return split(s.dim, s.group.size);
+        }
+        return true;
+      },
+      step.op);
+  if (!ok) return std::nullopt;
+  return shape;
+}
+
+bool communicates(const LoweredStep& step) { return !std::holds_alternative<LoweredSlice>(step.op); }
+
+bool reduces(const LoweredStep& step) {
+  return std::holds_alternative<LoweredReduceScatter>(step.op) || std::holds_alternative<LoweredAllReduce>(step.op);
+}
+
+}  // namespace redist::smt

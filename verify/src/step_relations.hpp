@@ -1,0 +1,39 @@
+#pragma once
+// THE TRUSTED BASE of the checker (docs/checker.md "Trusted base"): what each lowered
+// collective does, as one constraint per collective kind relating an element location
+// BEFORE the step to one AFTER it. relate(step, b, a) holds exactly when the element at
+// `a` after the step is the element at `b` before it (for a reduction: when the element
+// at `b` is one of the values combined into `a`). The relations read only the lowered
+// form (groups and member order, chunk sizes, split/concat dims, permute moves or
+// pairs, slice offsets) and the declared local shapes, never the types' index maps;
+// Z3 composes them over the steps of a plan.
+
+#include <optional>
+#include <vector>
+
+#include "encoding.hpp"
+#include "redist/plan/lowered.hpp"
+
+namespace redist::smt {
+
+/// The constraint "the element at `after` (on step.after.mesh) is, or for a reduction
+/// combines, the element at `before` (on step.before.mesh)".
+z3::expr relate(Encoding& enc, const LoweredStep& step, const Location& before, const Location& after);
+
+/// Where the element at `before` would be after the step if it stays on its device:
+/// the local index it takes there (a term of `before`). It does stay exactly when
+/// relate(step, before, {that device, this index}) holds and the index is inside the
+/// buffer after the step; the relation, not this guess, decides.
+std::vector<z3::expr> stay_index(Encoding& enc, const LoweredStep& step, const Location& before);
+
+/// The local buffer shape the lowered collective of `step` produces from the declared
+/// shape before it; nullopt when a split does not divide evenly.
+std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step);
+
+/// True when the step moves data between devices (every kind but all_slice).
+bool communicates(const LoweredStep& step);
+
+/// True for reduce_scatter and all_reduce.
+bool reduces(const LoweredStep& step);
+
+}  // namespace redist::smt
