@@ -6,6 +6,8 @@
 #include <map>
 #include <type_traits>
 
+#include "digit_classes.hpp"
+#include "redist/plan/lowered.hpp"
 #include "redist/plan/lowering.hpp"
 
 namespace redist {
@@ -43,6 +45,17 @@ BigInt uniform_bytes(const Step& step, const BigInt& before, int64_t g) {
   return 0;
 }
 
+/// Devices a symbolic permute on one mesh leaves in place (their source is themselves),
+/// counted per class of mesh digits (digit_classes.hpp); nullopt for explicit pairs, a
+/// change of device order, or factors that do not refine.
+std::optional<int64_t> devices_in_place(const TypedState& before, const TypedState& after, const Step& step) {
+  if (step.pairs || !(before.mesh == after.mesh)) return std::nullopt;
+  std::vector<detail::FactorEquality> in_place;
+  for (const PermuteMove& move : permute_moves(before, after))
+    in_place.push_back({move.target_axes, move.source_axes, 1});
+  return detail::count_devices(after.mesh, in_place);
+}
+
 }  // namespace
 
 StepFigures step_figures(const TypedState& before, const TypedState& after, const Step& step) {
@@ -56,6 +69,13 @@ StepFigures step_figures(const TypedState& before, const TypedState& after, cons
   if (!std::holds_alternative<CollectivePermute>(step.op)) {
     f.send_bytes_max = f.recv_bytes_max = per_device;
     f.send_bytes_total = f.recv_bytes_total = per_device * n;
+    return f;
+  }
+  if (const auto kept = devices_in_place(before, after, step)) {
+    // A symbolic permute is a bijection: each moving device sends to exactly one other.
+    const int64_t moved = n - *kept;
+    f.recv_bytes_max = f.send_bytes_max = moved > 0 ? per_device : BigInt(0);
+    f.recv_bytes_total = f.send_bytes_total = per_device * moved;
     return f;
   }
   const auto pairs = pairs_of(before, after, step);
@@ -99,8 +119,13 @@ Result<PlanFigures> plan_figures(const Plan& plan, std::optional<uint64_t> budge
   f.target_local_bytes = local_bytes(last.type);
   f.peak_local_bytes = f.transient_peak_bytes = f.source_local_bytes;
   f.bound_bytes = budget_bytes ? BigInt(*budget_bytes) : std::max(f.source_local_bytes, f.target_local_bytes);
-  // Receipts of permutes differ per device: each device's mask says which of them it
-  // receives in, so the max over devices is exact for up to 64 permutes.
+  // Receipts of permutes differ per device. With at most one permute the max over
+  // devices is the uniform steps' sum plus the permute's own max; with more, each
+  // device's mask says which permutes it receives in, so the max over devices is exact
+  // for up to 64 permutes on meshes that can be enumerated.
+  const bool one_permute =
+      std::count_if(plan.steps.begin(), plan.steps.end(),
+                    [](const Step& s) { return std::holds_alternative<CollectivePermute>(s.op); }) <= 1;
   BigInt uniform_max = 0;
   std::vector<BigInt> permute_bytes;
   std::vector<uint64_t> mask;
@@ -111,7 +136,7 @@ Result<PlanFigures> plan_figures(const Plan& plan, std::optional<uint64_t> budge
     f.recv_bytes_total += s.recv_bytes_total;
     f.peak_local_bytes = std::max(f.peak_local_bytes, s.local_bytes_after);
     f.transient_peak_bytes = std::max(f.transient_peak_bytes, BigInt(s.local_bytes_before + s.local_bytes_after));
-    const auto pairs = std::holds_alternative<CollectivePermute>(step.op) && permute_bytes.size() < 64
+    const auto pairs = !one_permute && std::holds_alternative<CollectivePermute>(step.op) && permute_bytes.size() < 64
                            ? pairs_of(at, after, step)
                            : std::nullopt;
     if (pairs) {

@@ -1,8 +1,13 @@
 // LB(d): bytes of a device's target shard missing from its source shard, from the
-// shards' boxes per dim (reference semantics), never element by element.
+// shards' boxes per dim (reference semantics), never element by element. On one mesh,
+// when every dim's blocks nest (no padding, one block size divides the other), the max
+// and total come in closed form from classes of mesh digits (digit_classes.hpp), at a
+// cost independent of the device count; otherwise each tuple of the coordinates the
+// types use is visited once.
 
 #include <algorithm>
 
+#include "digit_classes.hpp"
 #include "redist/core/semantics.hpp"
 #include "redist/plan/figures.hpp"
 
@@ -10,12 +15,13 @@ namespace redist {
 
 namespace {
 
-/// Elements of the target box at `dst_coords` outside the source box at `src_coords`.
-int64_t missing_elements(const Mesh& src_mesh, const DistType& src, std::span<const int64_t> src_coords,
+/// Elements of the target box at `dst_coords` outside the source box at `src_coords`
+/// (exact: a box can hold more than 2^63 elements).
+BigInt missing_elements(const Mesh& src_mesh, const DistType& src, std::span<const int64_t> src_coords,
                          const Mesh& dst_mesh, const DistType& dst, std::span<const int64_t> dst_coords) {
   const auto have = shard_box(src_mesh, src, src_coords);
   const auto want = shard_box(dst_mesh, dst, dst_coords);
-  int64_t target = 1, overlap = 1;
+  BigInt target = 1, overlap = 1;
   for (std::size_t d = 0; d < want.size(); ++d) {
     target *= want[d].size;
     const int64_t lo = std::max(have[d].start, want[d].start);
@@ -35,12 +41,41 @@ std::vector<std::size_t> used_mesh_axes(const Mesh& mesh, const DistType& a, con
   return out;
 }
 
+/// LB's max and total on one mesh in closed form, or nullopt when some dim's blocks do
+/// not nest or the factors do not refine. A source block nests in the target block of
+/// the same dim (or the reverse) exactly when the larger-tiled side's block index,
+/// without its minor part of size ratio, equals the other's; a device then holds
+/// min(Ls, Lt) of that dim's target block, and else none of it.
+std::optional<LowerBound> nested_lower_bound(const Mesh& mesh, const DistType& src, const DistType& dst) {
+  if (src.dims.size() != dst.dims.size()) return std::nullopt;
+  std::vector<detail::FactorEquality> nested;
+  BigInt target = 1, overlap = 1;
+  for (std::size_t d = 0; d < src.dims.size(); ++d) {
+    const Dim& s = src.dims[d];
+    const Dim& t = dst.dims[d];
+    const int64_t ts = tile_count(s), tt = tile_count(t);
+    if (s.global != t.global || s.global % ts != 0 || s.global % tt != 0) return std::nullopt;
+    if (ts >= tt && ts % tt == 0) nested.push_back({s.axes, t.axes, ts / tt});
+    else if (tt > ts && tt % ts == 0) nested.push_back({t.axes, s.axes, tt / ts});
+    else return std::nullopt;
+    target *= s.global / tt;
+    overlap *= s.global / std::max(ts, tt);
+  }
+  const auto all_nest = detail::count_devices(mesh, nested);
+  if (!all_nest) return std::nullopt;
+  const BigInt bytes = elem_bytes(dst.elem);
+  LowerBound lb;
+  lb.max = bytes * (*all_nest == mesh.num_devices() ? target - overlap : target);
+  lb.total = bytes * (target * mesh.num_devices() - overlap * *all_nest);
+  return lb;
+}
+
 }  // namespace
 
 BigInt device_lower_bound(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                           int64_t device) {
   const Coords sc = src_mesh.coords_of_device(device), dc = dst_mesh.coords_of_device(device);
-  return BigInt(missing_elements(src_mesh, src, sc, dst_mesh, dst, dc)) * elem_bytes(dst.elem);
+  return missing_elements(src_mesh, src, sc, dst_mesh, dst, dc) * elem_bytes(dst.elem);
 }
 
 std::optional<LowerBound> lower_bound(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
@@ -56,6 +91,7 @@ std::optional<LowerBound> lower_bound(const Mesh& src_mesh, const DistType& src,
     }
     return lb;
   }
+  if (auto closed = nested_lower_bound(src_mesh, src, dst)) return closed;
   // On one mesh the shards depend only on the coordinates of the axes the types use:
   // visit each tuple of those once, weighted by the devices sharing it.
   const auto axes = used_mesh_axes(src_mesh, src, dst);
@@ -72,9 +108,9 @@ std::optional<LowerBound> lower_bound(const Mesh& src_mesh, const DistType& src,
       coords[*it] = rest % src_mesh.axis_size(*it);
       rest /= src_mesh.axis_size(*it);
     }
-    const int64_t missing = missing_elements(src_mesh, src, coords, dst_mesh, dst, coords);
-    lb.max = std::max(lb.max, BigInt(missing) * bytes);
-    lb.total += BigInt(missing) * bytes * weight;
+    const BigInt missing = missing_elements(src_mesh, src, coords, dst_mesh, dst, coords) * bytes;
+    lb.max = std::max(lb.max, missing);
+    lb.total += missing * weight;
   }
   return lb;
 }

@@ -48,7 +48,13 @@ TEST(CliType, BadMeshExitsTwo) {
 TEST(CliType, MissingArgumentsAndUnknownVerbsExitTwo) {
   EXPECT_EQ(run_redist("type 'f32[16]'").exit_code, 2);
   EXPECT_EQ(run_redist("frobnicate").exit_code, 2);
-  EXPECT_EQ(run_redist("").exit_code, 2);
+}
+
+TEST(CliHelp, BareRedistPrintsTheUsage) {
+  auto bare = run_redist("");
+  EXPECT_EQ(bare.exit_code, 0);
+  EXPECT_NE(bare.output.find("Exit status: 0 ok, 1 not verified"), std::string::npos) << bare.output;
+  EXPECT_NE(bare.output.find("Subcommands:"), std::string::npos) << bare.output;
 }
 
 TEST(CliHelp, ExplainsUsage) {

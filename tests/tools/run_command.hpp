@@ -11,12 +11,14 @@ namespace redist::testing {
 
 struct CommandResult {
   int exit_code = -1;
-  std::string output;  // stdout and stderr together
+  std::string output;  // stdout and stderr together, or stdout alone
 };
 
-/// Runs `redist <args>` through the shell (args must be shell-quoted by the caller).
-inline CommandResult run_redist(const std::string& args, const std::string& stdin_text = "") {
-  std::string command = std::string(REDIST_BINARY) + " " + args + " 2>&1";
+/// Runs `redist <args>` through the shell (args must be shell-quoted by the caller);
+/// the output is stdout and stderr together, or stdout alone when `stdout_only`.
+inline CommandResult run_redist(const std::string& args, const std::string& stdin_text = "",
+                                bool stdout_only = false) {
+  std::string command = std::string(REDIST_BINARY) + " " + args + (stdout_only ? " 2>/dev/null" : " 2>&1");
   if (!stdin_text.empty()) command = "printf '%s' '" + stdin_text + "' | " + command;
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");

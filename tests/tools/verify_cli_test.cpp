@@ -47,9 +47,14 @@ TEST(ProveCommand, JsonVerdictHasEveryField) {
   const auto r = run_redist("prove " + kSwap + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto j = json::parse(r.output);
-  EXPECT_EQ(keys_of(j), (std::set<std::string>{"source", "target", "steps", "peak_local_bytes", "bound_bytes",
+  EXPECT_EQ(keys_of(j), (std::set<std::string>{"schema_version", "command", "exit_code", "mesh", "target_mesh",
+                                                "source", "target", "steps", "peak_local_bytes", "bound_bytes",
                                                 "recv_bytes_max", "recv_bytes_total", "lower_bound_bytes_max",
-                                                "lower_bound_bytes_total", "verdict"}));
+                                                "lower_bound_bytes_total", "verified", "verdict"}));
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["command"], "prove");
+  EXPECT_EQ(j["exit_code"], 0);
+  EXPECT_EQ(j["verified"], true);
   EXPECT_EQ(j["recv_bytes_max"], "96");
   EXPECT_EQ(j["lower_bound_bytes_max"], "64");
   const auto& v = j["verdict"];
@@ -160,7 +165,8 @@ TEST(CheckCommand, BadPlansExitTwoWithTheReason) {
       << dropped.output;
   const auto missing = run_redist("check --plan /nonexistent/plan.txt");
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_TRUE(contains(missing.output, "cannot read plan file /nonexistent/plan.txt")) << missing.output;
+  EXPECT_TRUE(contains(missing.output, "cannot read --plan '/nonexistent/plan.txt': No such file or directory"))
+      << missing.output;
 }
 
 }  // namespace

@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "input.hpp"
+#include "plan_json.hpp"
+#include "read_input.hpp"
 #include "redist/backends/hlo/import.hpp"
 #include "redist/core/bigint.hpp"
 #include "redist/verify/checker.hpp"
@@ -63,13 +65,6 @@ std::string lowered_text(const LoweredOp& op) {
       op);
 }
 
-std::optional<std::string> read_text(const std::string& path) {
-  if (path == "-") return std::string{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 /// "confirmed" / "NOT confirmed" for a G1 counterexample replayed on the module's run.
 std::optional<bool> replay(const ImportedPlan& imported, const Counterexample& ce) {
   if (ce.local_index.empty()) return std::nullopt;
@@ -82,24 +77,20 @@ const char* kProps[] = {"correct", "memory", "no_peak"};
 
 }  // namespace
 
-int run_check_hlo(const std::string& path, const VerifyArgs& args) {
-  const auto text = read_text(path);
-  if (!text) {
-    std::cerr << "redist: cannot read HLO file " << path << "\n";
-    return kExitBadInput;
-  }
+int run_check_hlo(const std::string& path, const VerifyArgs& args, const VerifySettings& settings) {
+  const auto text = read_text_input(path, "--from-hlo");
+  if (!text) return kExitBadInput;
   auto imported = import_hlo(*text);
-  if (!imported) {
-    std::cerr << "redist: error in --from-hlo " << path << ": " << imported.error().message << "\n";
-    return kExitBadInput;
-  }
+  if (!imported)
+    return fail(kExitBadInput, "error in --from-hlo " + path + ": " + imported.error().message, "--from-hlo");
   CheckOptions options;
-  if (args.budget) options.budget_bytes = BigInt(*args.budget);
-  options.timeout_ms = args.timeout_ms;
+  if (settings.budget) options.budget_bytes = BigInt(*settings.budget);
+  options.timeout_ms = settings.timeout_ms;
   auto report = check_lowered(imported->plan, imported->target, options);
   if (!report) {
-    std::cerr << "redist: the imported plan is malformed: " << report.error().to_string() << "\n";
-    return kExitBadInput;
+    const bool internal = report.error().kind == Error::Kind::runtime;
+    return fail(internal ? kExitInternal : kExitBadInput,
+                "the imported plan is malformed: " + report.error().to_string());
   }
   const auto& plan = imported->plan;
   const CheckReport& r = *report;
@@ -107,9 +98,11 @@ int run_check_hlo(const std::string& path, const VerifyArgs& args) {
   std::optional<bool> confirmed;
   if (r.correct.counterexample) confirmed = replay(*imported, *r.correct.counterexample);
   const std::string lb = r.lower_bound_bytes_max ? to_decimal(*r.lower_bound_bytes_max) : "unknown";
+  const int exit_code = r.verified() ? kExitOk : kExitUnproved;
   if (args.json) {
-    nlohmann::json out;
-    out["mesh"] = to_string(plan.source.mesh);
+    nlohmann::json out = json_header(exit_code);
+    out["mesh"] = mesh_json(plan.source.mesh);
+    out["verified"] = r.verified();
     out["source"] = to_string(plan.source.type);
     out["target"] = to_string(imported->target.type);
     out["steps"] = nlohmann::json::array();
@@ -144,7 +137,7 @@ int run_check_hlo(const std::string& path, const VerifyArgs& args) {
     v["solver_ms"] = r.solver_ms;
     out["verdict"] = v;
     std::cout << out.dump(2) << "\n";
-    return r.verified() ? 0 : 1;
+    return exit_code;
   }
   std::cout << "# redist check --from-hlo " << path << ": " << plan.steps.size() << " step"
             << (plan.steps.size() == 1 ? "" : "s") << " imported\n";
@@ -176,7 +169,7 @@ int run_check_hlo(const std::string& path, const VerifyArgs& args) {
   std::cout << "#     received " << to_decimal(r.recv_bytes_max) << " bytes per device (max), lower bound " << lb
             << ", ratio " << r.received_over_lower_bound << "\n";
   std::cout << "# " << (r.verified() ? "VERIFIED" : "NOT VERIFIED") << "\n";
-  return r.verified() ? 0 : 1;
+  return exit_code;
 }
 
 }  // namespace redist::cli

@@ -10,7 +10,7 @@ namespace redist::cli {
 
 /// Imports the HLO module in `path` ("-": standard input), checks it and prints the
 /// imported steps, the verdicts and the G3 figures (text, or JSON with args.json).
-/// Returns 0 verified, 1 a property refuted or unknown, 2 bad input.
-int run_check_hlo(const std::string& path, const VerifyArgs& args);
+/// Returns 0 verified, 1 a property refuted or unknown, 2 bad input (docs/cli.md).
+int run_check_hlo(const std::string& path, const VerifyArgs& args, const VerifySettings& settings);
 
 }  // namespace redist::cli

@@ -1,15 +1,13 @@
 // `redist check`: prove a given plan (ours, or one imported from XLA or Shardy with
 // explicit groups= and pairs=) with the Z3 checker.
 
-#include <fstream>
-#include <iostream>
-#include <iterator>
 #include <memory>
 
-#include "input.hpp"
-#include "redist/plan/plan_text.hpp"
 #include "check_hlo.hpp"
 #include "commands.hpp"
+#include "input.hpp"
+#include "read_input.hpp"
+#include "redist/plan/plan_text.hpp"
 #include "verify_output.hpp"
 
 namespace redist::cli {
@@ -21,31 +19,18 @@ struct CheckArgs {
   VerifyArgs verify;
 };
 
-/// The text of `path` ("-": standard input), or nullopt after reporting the error.
-std::optional<std::string> read_input(const std::string& path) {
-  if (path == "-") return std::string{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "redist: cannot read plan file " << path << "\n";
-    return std::nullopt;
-  }
-  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 int run_check(const CheckArgs& args) {
-  if (!args.hlo_file.empty()) return run_check_hlo(args.hlo_file, args.verify);
-  if (args.plan_file.empty()) {
-    std::cerr << "redist: check needs --plan FILE or --from-hlo FILE\n";
-    return kExitBadInput;
-  }
-  const auto text = read_input(args.plan_file);
+  const auto settings = parse_verify_settings(args.verify);
+  if (!settings) return kExitBadInput;
+  if (!args.hlo_file.empty()) return run_check_hlo(args.hlo_file, args.verify, *settings);
+  if (args.plan_file.empty()) return fail(kExitBadInput, "check needs --plan FILE or --from-hlo FILE");
+  const auto text = read_text_input(args.plan_file, "--plan");
   if (!text) return kExitBadInput;
   auto plan = parse_plan(*text);
-  if (!plan) {
-    std::cerr << "redist: error in --plan " << args.plan_file << ": " << plan.error().to_string() << "\n";
-    return kExitBadInput;
-  }
-  return verify_and_report(*plan, args.verify, "check (" + args.plan_file + ")");
+  if (!plan)
+    return fail(kExitBadInput, "error in --plan " + args.plan_file + ": " + plan.error().to_string(), "--plan",
+                plan.error().position);
+  return verify_and_report(*plan, args.verify, *settings, "check (" + args.plan_file + ")");
 }
 
 }  // namespace
@@ -64,7 +49,10 @@ void add_check_command(CLI::App& app, int& exit_code) {
   plan_opt->excludes(hlo_opt);
   add_verify_options(*cmd, args->verify);
   cmd->footer("Example: redist plan --mesh '{x:8}' 'f32[{x}16, 8]' 'f32[16, {x}8]' > p.txt && redist check --plan p.txt");
-  cmd->callback([args, &exit_code] { exit_code = run_check(*args); });
+  cmd->callback([args, &exit_code] {
+    begin_command("check", args->verify.json);
+    exit_code = run_check(*args);
+  });
 }
 
 }  // namespace redist::cli

@@ -2,16 +2,19 @@
 
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 
 #include "commands.hpp"
 #include "input.hpp"
 #include "notation_io.hpp"
+#include "numbers.hpp"
+#include "plan_json.hpp"
+#include "read_input.hpp"
 #include "redist/backends/hlo/emit.hpp"
 #include "redist/backends/mpi/codegen.hpp"
+#include "redist/plan/figures.hpp"
 #include "redist/plan/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
 
@@ -25,21 +28,18 @@ struct EmitArgs {
   std::string src;
   std::string dst;
   std::string plan_file;
-  std::optional<uint64_t> budget;
+  std::optional<std::string> budget;
   std::string output;
+  bool json = false;
 };
 
 /// The plan read from `path`, or nullopt after reporting why not.
 std::optional<Plan> read_plan(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "redist: cannot read plan file " << path << "\n";
-    return std::nullopt;
-  }
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  auto plan = parse_plan(text);
+  const auto text = read_text_input(path, "--plan");
+  if (!text) return std::nullopt;
+  auto plan = parse_plan(*text);
   if (!plan) {
-    std::cerr << "redist: error in " << path << ": " << plan.error().message << "\n";
+    fail(kExitBadInput, "error in --plan " + path + ": " + plan.error().to_string(), "--plan", plan.error().position);
     return std::nullopt;
   }
   return std::move(*plan);
@@ -50,19 +50,21 @@ std::optional<Plan> read_plan(const std::string& path) {
 std::optional<Plan> synthesize_plan(const EmitArgs& args, int& exit_code) {
   exit_code = kExitBadInput;
   if ((args.mesh.empty() && !reading_other_notation()) || args.src.empty() || args.dst.empty()) {
-    std::cerr << "redist: emit needs --mesh, SRC and DST, or --plan FILE\n";
+    fail(kExitBadInput, "emit needs --mesh, SRC and DST, or --plan FILE");
     return std::nullopt;
   }
   auto in = parse_reshard_args(args.mesh, args.target_mesh, args.src, args.dst);
   if (!in) return std::nullopt;
-  auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, SynthOptions{args.budget});
+  std::optional<uint64_t> budget;
+  if (args.budget && !(budget = parse_bytes_arg(*args.budget, "--budget"))) return std::nullopt;
+  auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, SynthOptions{budget});
   if (!plan) {
     const Error& e = plan.error();
-    std::cerr << "redist: no plan: " << e.to_string() << "\n";
     if (e.kind == Error::Kind::no_plan || e.kind == Error::Kind::unsupported) exit_code = kExitNoPlan;
+    fail(exit_code, "no plan: " + e.to_string());
     return std::nullopt;
   }
-  exit_code = 0;
+  exit_code = kExitOk;
   return std::move(*plan);
 }
 
@@ -72,26 +74,41 @@ Result<std::string> emit_for(const std::string& target, const Plan& plan) {
   return mpi::emit_program(plan);
 }
 
+/// The --json object: the plan's keys (plan_json) plus format and program.
+Result<nlohmann::json> emit_json(const Plan& plan, const std::string& format, const std::string& program) {
+  auto states = type_plan(plan);
+  if (!states) return states.error();
+  auto figures = plan_figures(plan);
+  if (!figures) return figures.error();
+  nlohmann::json out = json_header(kExitOk);
+  out.update(plan_json(plan, *states, *figures));
+  out["format"] = format;
+  out["program"] = program;
+  return out;
+}
+
 int run_emit(const EmitArgs& args) {
-  int exit_code = 0;
+  if (!args.plan_file.empty() && args.budget)
+    return fail(kExitBadInput, "--budget applies to synthesis; a --plan file is emitted as given", "--budget");
+  int exit_code = kExitOk;
   const auto plan = args.plan_file.empty() ? synthesize_plan(args, exit_code) : read_plan(args.plan_file);
   if (!plan) return exit_code ? exit_code : kExitBadInput;
   auto program = emit_for(args.target, *plan);
-  if (!program) {
-    std::cerr << "redist: cannot emit: " << program.error().to_string() << "\n";
-    return kExitBadInput;
+  if (!program) return fail(kExitBadInput, "cannot emit: " + program.error().to_string());
+  std::string text = *program;
+  if (args.json) {
+    auto json = emit_json(*plan, args.target, *program);
+    if (!json) return fail(kExitBadInput, "cannot emit: " + json.error().to_string());
+    text = json->dump(2) + "\n";
   }
   if (args.output.empty()) {
-    std::cout << *program;
-    return 0;
+    std::cout << text;
+    return kExitOk;
   }
   std::ofstream out(args.output);
-  out << *program;
-  if (!out.flush()) {
-    std::cerr << "redist: cannot write " << args.output << "\n";
-    return kExitBadInput;
-  }
-  return 0;
+  out << text;
+  if (!out.flush()) return fail(kExitBadInput, "cannot write " + args.output, "--output");
+  return kExitOk;
 }
 
 }  // namespace
@@ -108,12 +125,18 @@ void add_emit_command(CLI::App& app, int& exit_code) {
   add_notation_options(*cmd, false);
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'");
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'");
-  auto* plan = cmd->add_option("--plan", args->plan_file, "Emit this plan file (plan text) instead of synthesizing");
+  auto* plan = cmd->add_option("--plan", args->plan_file,
+                               "Emit this plan file (plan text, or - for standard input) instead of synthesizing");
   plan->excludes(cmd->get_option("--mesh"))->excludes(cmd->get_option("SRC"));
-  cmd->add_option("--budget", args->budget, "Per-device memory bound in bytes for synthesis");
+  cmd->add_option("--budget", args->budget, "Per-device memory bound for synthesis, e.g. 4096, 64KiB, 1GB");
   cmd->add_option("-o,--output", args->output, "Write the program to FILE instead of standard output");
+  cmd->add_flag("--json", args->json,
+                "Print one JSON object: the plan's keys (as redist plan --json) plus format and program");
   cmd->footer("Example: redist emit --target stablehlo --mesh '{x:4, y:2}' 'f32[{x}16, {y}8]' 'f32[{y}16, {x}8]'");
-  cmd->callback([args, &exit_code] { exit_code = run_emit(*args); });
+  cmd->callback([args, &exit_code] {
+    begin_command("emit", args->json);
+    exit_code = run_emit(*args);
+  });
 }
 
 }  // namespace redist::cli

@@ -11,8 +11,10 @@
 
 #include "commands.hpp"
 #include "input.hpp"
+#include "numbers.hpp"
 #include "notation_io.hpp"
 #include "plan_json.hpp"
+#include "read_input.hpp"
 #include "redist/synth/baselines.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "redist/plan/figures.hpp"
@@ -30,7 +32,7 @@ struct PlanArgs {
   std::string src;
   std::string dst;
   std::string baseline;
-  std::string budget;
+  std::optional<std::string> budget;
   bool json = false;
   std::string cost_model;  // config file (docs/cost_model.md); empty: the defaults
   bool optimal = false;
@@ -41,10 +43,13 @@ struct PlanArgs {
 /// reporting the error; the defaults when no file is given.
 std::optional<CostModel> cost_model_arg(const std::string& path, const Mesh& mesh) {
   if (path.empty()) return CostModel{};
-  auto model = read_cost_model(path);
+  const auto text = read_text_input(path, "--cost-model");
+  if (!text) return std::nullopt;
+  auto model = parse_cost_model(*text);
   const Status valid = model ? validate(*model, mesh) : Status(model.error());
   if (!valid) {
-    std::cerr << "redist: error in --cost-model " << path << ": " << valid.error().to_string() << "\n";
+    fail(kExitBadInput, "error in --cost-model " + path + ": " + valid.error().to_string(), "--cost-model",
+         valid.error().position);
     return std::nullopt;
   }
   return *model;
@@ -67,30 +72,6 @@ Result<Plan> optimal(const CostModel& model, const Mesh& mesh, const DistType& s
     std::cerr << "redist: optimality not proved: the search stopped at --timeout " << timeout_s
               << " s; this is the best plan it found\n";
   return std::move(best->plan);
-}
-
-/// The byte count in `text` (decimal digits, at most 2^64-1), or nullopt after
-/// reporting the error.
-std::optional<uint64_t> parse_budget_arg(const std::string& text) {
-  uint64_t value = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c < '0' || c > '9') {
-      report_error("--budget", text, parse_error(i, "expected a decimal number of bytes"));
-      return std::nullopt;
-    }
-    const uint64_t digit = static_cast<uint64_t>(c - '0');
-    if (value > (UINT64_MAX - digit) / 10) {
-      report_error("--budget", text, parse_error(i, "the budget does not fit 64 bits"));
-      return std::nullopt;
-    }
-    value = value * 10 + digit;
-  }
-  if (text.empty()) {
-    report_error("--budget", text, parse_error(0, "expected a decimal number of bytes"));
-    return std::nullopt;
-  }
-  return value;
 }
 
 /// A bar of `width` characters filled in proportion to `value / scale`, flagged when
@@ -148,7 +129,7 @@ int run_plan(const PlanArgs& args) {
   const DistType& src = in->src;
   const DistType& dst = in->dst;
   std::optional<uint64_t> budget;
-  if (!args.budget.empty() && !(budget = parse_budget_arg(args.budget))) return kExitBadInput;
+  if (args.budget && !(budget = parse_bytes_arg(*args.budget, "--budget"))) return kExitBadInput;
   const auto model = cost_model_arg(args.cost_model, mesh);
   if (!model) return kExitBadInput;
   const auto baseline = parse_baseline(args.baseline);
@@ -158,25 +139,22 @@ int run_plan(const PlanArgs& args) {
               : args.optimal ? optimal(*model, mesh, src, target_mesh, dst, budget, args.timeout_s)
                              : synthesize(mesh, src, target_mesh, dst, synth);
   if (!plan) {
-    std::cerr << "redist: " << plan.error().to_string() << "\n";
     const bool none = plan.error().kind == Error::Kind::no_plan || plan.error().kind == Error::Kind::runtime;
-    return none ? kExitNoPlan : kExitBadInput;
+    return fail(none ? kExitNoPlan : kExitBadInput, plan.error().to_string());
   }
   auto states = type_plan(*plan);
   auto figures = plan_figures(*plan, budget);
-  if (!states || !figures) {
-    std::cerr << "redist: internal error: the plan does not type-check: "
-              << (states ? figures.error() : states.error()).to_string() << "\n";
-    return 1;
-  }
-  if (budget && figures->peak_local_bytes > figures->bound_bytes) {
-    std::cerr << "redist: the " << args.baseline << " plan peaks at " << to_decimal(figures->peak_local_bytes)
-              << " bytes per device, over the budget of " << to_decimal(figures->bound_bytes) << "\n";
-    return kExitNoPlan;
-  }
+  if (!states || !figures)
+    return fail(kExitInternal, "internal error: the plan does not type-check: " +
+                                   (states ? figures.error() : states.error()).to_string());
+  if (budget && figures->peak_local_bytes > figures->bound_bytes)
+    return fail(kExitNoPlan, "the " + args.baseline + " plan peaks at " + to_decimal(figures->peak_local_bytes) +
+                                 " bytes per device, over the budget of " + to_decimal(figures->bound_bytes),
+                "--budget");
   const double time_us = plan_cost(*model, *plan)->time_us;
   if (args.json) {
-    auto json = plan_json(*plan, *states, *figures);
+    nlohmann::json json = json_header(kExitOk);
+    json.update(plan_json(*plan, *states, *figures));
     json["modeled_time_us"] = time_us;
     std::cout << json.dump(2) << "\n";
   } else {
@@ -209,8 +187,9 @@ void add_plan_command(CLI::App& app, int& exit_code) {
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();
   cmd->add_option("--baseline", args->baseline, "Build a baseline plan instead: gather_then_slice or xla_style")
       ->check(CLI::IsMember({"gather_then_slice", "xla_style"}));
-  cmd->add_option("--budget", args->budget, "Per-device memory budget in bytes (default: max of source and target)");
-  cmd->add_flag("--json", args->json, "Print one JSON object (byte figures as decimal strings)");
+  cmd->add_option("--budget", args->budget,
+                  "Per-device memory budget in bytes, e.g. 4096, 64KiB, 1GB (default: max of source and target)");
+  cmd->add_flag("--json", args->json, "Print one JSON object (docs/cli.md; byte figures as decimal strings)");
   cmd->add_option("--cost-model", args->cost_model,
                   "Cost model config: 'axis = intra|inter' lines and class speeds (docs/cost_model.md); "
                   "the modeled time is printed, and is 'modeled_time_us' in --json");
@@ -225,7 +204,10 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber)
       ->needs("--optimal");
   cmd->footer("Example: redist plan --mesh '{x:4, y:2}' 'f32[{x}16, {y}8]' 'f32[{y}16, {x}8]'");
-  cmd->callback([args, &exit_code] { exit_code = run_plan(*args); });
+  cmd->callback([args, &exit_code] {
+    begin_command("plan", args->json);
+    exit_code = run_plan(*args);
+  });
 }
 
 }  // namespace redist::cli

@@ -3,10 +3,10 @@
 #include <iostream>
 #include <memory>
 
+#include "commands.hpp"
 #include "input.hpp"
 #include "notation_io.hpp"
 #include "redist/synth/synthesize.hpp"
-#include "commands.hpp"
 #include "verify_output.hpp"
 
 namespace redist::cli {
@@ -23,13 +23,13 @@ struct ProveArgs {
 int run_prove(const ProveArgs& args) {
   auto in = parse_reshard_args(args.mesh, args.target_mesh, args.src, args.dst);
   if (!in) return kExitBadInput;
-  auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, SynthOptions{args.verify.budget});
-  if (!plan) {
-    std::cerr << "redist: " << plan.error().to_string() << "\n";
-    return plan.error().kind == Error::Kind::no_plan ? kExitNoPlan : kExitBadInput;
-  }
+  const auto settings = parse_verify_settings(args.verify);
+  if (!settings) return kExitBadInput;
+  auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, SynthOptions{settings->budget});
+  if (!plan) return fail(plan.error().kind == Error::Kind::no_plan ? kExitNoPlan : kExitBadInput,
+                         plan.error().to_string());
   if (!args.verify.json) print_plan_in_notation(*plan, std::cout);
-  return verify_and_report(*plan, args.verify, "prove (synthesized plan)");
+  return verify_and_report(*plan, args.verify, *settings, "prove (synthesized plan)");
 }
 
 }  // namespace
@@ -49,7 +49,10 @@ void add_prove_command(CLI::App& app, int& exit_code) {
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();
   add_verify_options(*cmd, args->verify);
   cmd->footer("Example: redist prove --mesh '{x:4, y:2}' 'f32[{x}16, {y}8]' 'f32[{y}16, {x}8]'");
-  cmd->callback([args, &exit_code] { exit_code = run_prove(*args); });
+  cmd->callback([args, &exit_code] {
+    begin_command("prove", args->verify.json);
+    exit_code = run_prove(*args);
+  });
 }
 
 }  // namespace redist::cli

@@ -7,7 +7,7 @@
 namespace redist::cli {
 
 void report_error(const std::string& what, const std::string& text, const Error& error) {
-  std::cerr << "redist: error in " << what << " " << error.to_string() << "\n";
+  fail(kExitBadInput, "error in " + what + " " + error.to_string(), what, error.position);
   if (error.position != Error::npos && error.position <= text.size())
     std::cerr << "  " << text << "\n  " << std::string(error.position, ' ') << "^\n";
 }

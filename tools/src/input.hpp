@@ -1,17 +1,15 @@
 #pragma once
-// Parsing of command-line arguments into redist values, reporting errors on stderr in
-// one format: "redist: error in --mesh at column 5: reason" plus a caret line.
+// Parsing of command-line arguments into redist values, reporting errors in one format
+// (report.hpp): "redist: error in --mesh at column 5: reason" plus a caret line.
 
 #include <optional>
 #include <string>
 
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
+#include "report.hpp"
 
 namespace redist::cli {
-
-inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitNoPlan = 3;
 
 /// Prints `error` about the argument `what` whose text was `text`.
 void report_error(const std::string& what, const std::string& text, const Error& error);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "input.hpp"
+#include "numbers.hpp"
 #include "redist/proofs/certificate.hpp"
 #include "redist/plan/figures.hpp"
 #include "redist/plan/plan_text.hpp"
@@ -14,8 +15,6 @@
 
 namespace redist::cli {
 namespace {
-
-inline constexpr int kExitUnproved = 1;
 
 /// The JSON of a list of integers.
 nlohmann::json ints(const std::vector<int64_t>& values) { return nlohmann::json(values); }
@@ -55,6 +54,7 @@ nlohmann::json plan_json_with_verdict(const Plan& plan, const std::vector<TypedS
                                       const CheckReport& r) {
   nlohmann::json out = plan_json(plan, states, f);
   out["verdict"] = verdict_json(r);
+  out["verified"] = r.verified();
   return out;
 }
 
@@ -101,48 +101,54 @@ void print_text(const Plan& plan, const std::vector<TypedState>& states, const C
 }  // namespace
 
 void add_verify_options(CLI::App& cmd, VerifyArgs& args) {
-  cmd.add_option("--budget", args.budget, "Per-device memory bound in bytes (default: max of source and target)");
+  cmd.add_option("--budget", args.budget,
+                 "Per-device memory bound in bytes, e.g. 4096, 64KiB, 1GB (default: max of source and target)");
   cmd.add_option("--certificate", args.certificate_dir,
                  "Write one SMT-LIB2 certificate per property and a manifest.json into this directory "
                  "(`z3 FILE` prints unsat for a proved property)");
-  cmd.add_flag("--json", args.json, "Print one JSON object: redist plan's keys plus a 'verdict' object");
-  cmd.add_option("--timeout-ms", args.timeout_ms, "Solver timeout per property query, in ms (timeout: unknown)")
-      ->check(CLI::PositiveNumber);
+  cmd.add_flag("--json", args.json, "Print one JSON object: redist plan's keys plus 'verified' and a 'verdict' object");
+  cmd.add_option("--timeout-ms", args.timeout_ms,
+                 "Solver timeout per property query, in ms, 1 to 4294967295 (timeout: unknown)")
+      ->capture_default_str();
 }
 
-int verify_and_report(const Plan& plan, const VerifyArgs& args, const std::string& origin) {
+std::optional<VerifySettings> parse_verify_settings(const VerifyArgs& args) {
+  VerifySettings settings;
+  if (args.budget && !(settings.budget = parse_bytes_arg(*args.budget, "--budget"))) return std::nullopt;
+  const auto timeout = parse_number_arg(args.timeout_ms, "--timeout-ms", 1, UINT32_MAX);
+  if (!timeout) return std::nullopt;
+  settings.timeout_ms = static_cast<unsigned>(*timeout);
+  return settings;
+}
+
+int verify_and_report(const Plan& plan, const VerifyArgs& args, const VerifySettings& settings,
+                      const std::string& origin) {
   auto states = type_plan(plan);
-  if (!states) {
-    std::cerr << "redist: the plan does not type-check: " << states.error().to_string() << "\n";
-    return kExitBadInput;
-  }
+  if (!states) return fail(kExitBadInput, "the plan does not type-check: " + states.error().to_string());
   CheckOptions options;
-  if (args.budget) options.budget_bytes = BigInt(*args.budget);
-  options.timeout_ms = args.timeout_ms;
+  if (settings.budget) options.budget_bytes = BigInt(*settings.budget);
+  options.timeout_ms = settings.timeout_ms;
   options.keep_smt2 = !args.certificate_dir.empty();
   auto report = check_plan(plan, options);
   if (!report) {
-    std::cerr << "redist: " << report.error().to_string() << "\n";
-    return kExitBadInput;
+    const bool internal = report.error().kind == Error::Kind::runtime;
+    return fail(internal ? kExitInternal : kExitBadInput, report.error().to_string());
   }
-  auto figures = plan_figures(plan, args.budget);
-  if (!figures) {
-    std::cerr << "redist: " << figures.error().to_string() << "\n";
-    return kExitBadInput;
-  }
+  auto figures = plan_figures(plan, settings.budget);
+  if (!figures) return fail(kExitBadInput, figures.error().to_string());
   if (options.keep_smt2) {
     auto written = write_certificates(args.certificate_dir, plan, *report);
-    if (!written) {
-      std::cerr << "redist: " << written.error().to_string() << "\n";
-      return kExitUnproved;
-    }
+    if (!written) return fail(kExitBadInput, written.error().to_string(), "--certificate");
   }
+  const int exit_code = report->verified() ? kExitOk : kExitUnproved;
   if (args.json) {
-    std::cout << plan_json_with_verdict(plan, *states, *figures, *report).dump(2) << "\n";
+    nlohmann::json out = json_header(exit_code);
+    out.update(plan_json_with_verdict(plan, *states, *figures, *report));
+    std::cout << out.dump(2) << "\n";
   } else {
     print_text(plan, *states, *report, origin);
   }
-  return report->verified() ? 0 : kExitUnproved;
+  return exit_code;
 }
 
 }  // namespace redist::cli

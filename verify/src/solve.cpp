@@ -1,6 +1,7 @@
 // One query through Z3 with a timeout; unknown is never turned into proved.
 
 #include "solve.hpp"
+#include "watchdog.hpp"
 
 #include <chrono>
 
@@ -15,12 +16,11 @@ constexpr unsigned kArithSolvers[] = {2, 6};
 }  // namespace
 
 Checked check_with_timeout(z3::solver& solver, unsigned timeout_ms) {
-  z3::params params(solver.ctx());
-  params.set("timeout", timeout_ms);
-  solver.set(params);
+  // Not Z3's `timeout` parameter, whose timer can deadlock in Z3 4.8.12 (watchdog.hpp).
+  const Watched watched = check_within(solver, timeout_ms);
   Checked out;
-  out.answer = solver.check();
-  if (out.answer == z3::unknown) out.reason = solver.reason_unknown();
+  out.answer = watched.answer;
+  if (out.answer == z3::unknown) out.reason = watched.timed_out ? "timeout" : solver.reason_unknown();
   return out;
 }
 

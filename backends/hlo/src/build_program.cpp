@@ -16,11 +16,16 @@ Result<Program> build_program(const Plan& plan) {
   const TypedState& target = lowered->steps.empty() ? source : lowered->steps.back().after;
   const ElemType elem = source.type.elem;
 
+  auto param_shape = boundary_global_shape(source.type);
+  if (!param_shape) return param_shape.error();
+  auto result_shape = boundary_global_shape(target.type);
+  if (!result_shape) return result_shape.error();
+
   Builder b(source.mesh.num_devices());
   Program& program = b.program();
-  program.param = TensorType{elem, boundary_global_shape(source.type)};
+  program.param = TensorType{elem, std::move(*param_shape)};
   program.param_sharding = sharding_text(source.mesh, source.type);
-  program.result_type = TensorType{elem, boundary_global_shape(target.type)};
+  program.result_type = TensorType{elem, std::move(*result_shape)};
   program.result_sharding = sharding_text(target.mesh, target.type);
 
   ValueId v = b.add(CustomCall{"Sharding", program.param_sharding}, {kParameter}, program.param, false);

@@ -26,10 +26,18 @@ int64_t tile_of(const Mesh& mesh, const DistType& type, const Coords& coords) {
 
 }  // namespace
 
-std::vector<int64_t> boundary_global_shape(const DistType& type) {
+Result<std::vector<int64_t>> boundary_global_shape(const DistType& type) {
   std::vector<int64_t> shape;
   if (!type.reduce_axes.empty()) shape.push_back(product_of_sizes(type.reduce_axes));
-  for (const Dim& dim : type.dims) shape.push_back(local_size(dim) * tile_count(dim));
+  for (const Dim& dim : type.dims) {
+    // Padding rounds the size up to a multiple of the tiles, which can pass 2^63 - 1.
+    int64_t padded = 0;
+    if (__builtin_mul_overflow(local_size(dim), tile_count(dim), &padded))
+      return Error{Error::Kind::overflow,
+                   "the padded size of a dim of " + to_string(type) + " does not fit an HLO shape (64-bit signed)",
+                   Error::npos};
+    shape.push_back(padded);
+  }
   return shape;
 }
 

@@ -14,11 +14,13 @@
 
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
+#include "redist/core/result.hpp"
 
 namespace redist::hlo::detail {
 
-/// The module-level global shape of `type`: [|R| when pending, local * tiles per dim].
-std::vector<int64_t> boundary_global_shape(const DistType& type);
+/// The module-level global shape of `type`: [|R| when pending, local * tiles per dim],
+/// or an overflow error when a padded size does not fit int64.
+Result<std::vector<int64_t>> boundary_global_shape(const DistType& type);
 /// One device's shape at the boundary: [1 when pending, local per dim].
 std::vector<int64_t> boundary_local_shape(const DistType& type);
 /// The HloSharding text of `type` on `mesh` over boundary_global_shape: "{replicated}"

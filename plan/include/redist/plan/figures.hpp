@@ -51,12 +51,14 @@ struct PlanFigures {
 };
 
 /// Devices (or, on one mesh, coordinate tuples of the axes the types use) beyond which
-/// permute pairs and lower bounds are not enumerated.
+/// permute pairs and lower bounds are not enumerated. Only the cases without a closed
+/// form enumerate: explicit pairs, a change of device order, blocks that do not nest.
 inline constexpr int64_t kMaxEnumeratedDevices = int64_t{1} << 22;
 
-/// The figures of `step` taking `before` to `after` (as apply_step gives it). A permute
-/// on more than kMaxEnumeratedDevices devices is counted as moving every device (an
-/// upper bound).
+/// The figures of `step` taking `before` to `after` (as apply_step gives it). A
+/// symbolic permute on one mesh is counted per class of mesh digits, at any device
+/// count; one that must be enumerated on more than kMaxEnumeratedDevices devices is
+/// counted as moving every device (an upper bound).
 StepFigures step_figures(const TypedState& before, const TypedState& after, const Step& step);
 
 /// Bytes physical device `device` receives in `step` taking `before` to `after`.
@@ -70,8 +72,10 @@ Result<PlanFigures> plan_figures(const Plan& plan, std::optional<uint64_t> budge
 BigInt device_lower_bound(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                           int64_t device);
 
-/// Max and total of LB(d) over devices, exactly; nullopt when more than
-/// kMaxEnumeratedDevices devices (or coordinate tuples) would have to be visited.
+/// Max and total of LB(d) over devices, exactly: in closed form on one mesh when every
+/// dim's source and target blocks nest (no padding, one block size divides the other),
+/// else by visiting devices (or, on one mesh, coordinate tuples); nullopt when more than
+/// kMaxEnumeratedDevices of those would have to be visited.
 std::optional<LowerBound> lower_bound(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                                       const DistType& dst);
 
