@@ -25,6 +25,8 @@ struct Args {
   int random = 1000;
   uint64_t seed = 20240611;
   int random_inter_axes = 1;
+  int max_axes = 6;
+  int64_t max_devices = 4096;
   int64_t max_expanded = 20000;
   std::string csv;
   std::string summary;
@@ -57,6 +59,8 @@ int run(const Args& args) {
   corpus::RandomSuiteOptions random;
   random.count = args.random;
   random.seed = args.seed;
+  random.max_axes = args.max_axes;
+  random.max_devices = args.max_devices;
   for (auto& c : corpus::random_cases(random)) cases.push_back(std::move(c));
 
   OptimalOptions options;
@@ -99,6 +103,8 @@ int main(int argc, char** argv) {
   app.add_option("--random", args.random, "Cases in the random suite");
   app.add_option("--seed", args.seed, "Seed of the random suite");
   app.add_option("--random-inter-axes", args.random_inter_axes, "Leading axes of random meshes that are inter-node");
+  app.add_option("--max-axes", args.max_axes, "Most mesh axes in the random suite");
+  app.add_option("--max-devices", args.max_devices, "Most devices in the random suite");
   app.add_option("--max-expanded", args.max_expanded, "States the optimal search may expand per case");
   app.add_option("--csv", args.csv, "Write one row per case and planner here");
   app.add_option("--summary", args.summary, "Write the summary here (default: standard output)");

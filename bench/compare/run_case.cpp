@@ -2,6 +2,9 @@
 
 #include "run_case.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 #include "redist/synth/baselines.hpp"
 #include "redist/synth/synthesize.hpp"
 
@@ -18,8 +21,23 @@ CaseResult run_case(const corpus::Case& c, const CostModel& model, const Optimal
   r.source = &c;
   r.model = model;
   r.lower_bound = lower_bound(c.mesh, c.src, c.target_mesh, c.dst);
-  r.plans.push_back(measure(model, "greedy", synthesize(c.mesh, c.src, c.target_mesh, c.dst)));
+  using Clock = std::chrono::steady_clock;
+  auto us_since = [](Clock::time_point t) { return std::chrono::duration<double, std::micro>(Clock::now() - t).count(); };
+  SynthOptions synth;
+  synth.cost_model = &model;
+  std::vector<double> times;
+  Result<Plan> plan = Error{Error::Kind::runtime, "not run", Error::npos};
+  for (int i = 0; i < 5; ++i) {
+    const auto t = Clock::now();
+    plan = synthesize(c.mesh, c.src, c.target_mesh, c.dst, synth);
+    times.push_back(us_since(t));
+  }
+  std::nth_element(times.begin(), times.begin() + 2, times.end());
+  r.greedy_us = times[2];
+  r.plans.push_back(measure(model, "greedy", plan));
+  const auto t = Clock::now();
   auto best = optimal_plan(model, c.mesh, c.src, c.target_mesh, c.dst, options);
+  r.optimal_us = us_since(t);
   if (best) {
     r.optimal_expanded = best->expanded;
     r.plans.push_back(measure(model, "optimal", best->plan));

@@ -11,7 +11,8 @@
 
 namespace redist::compare {
 
-/// The planners in report order; redist's greedy synthesizer is the reference.
+/// The planners in report order; redist's default plan (synthesize(): the engine with a
+/// bounded budget, under the case's model), labelled "greedy", is the reference.
 inline const std::vector<std::string> kPlanners = {"greedy", "optimal", "shardy", "xla_style", "gather_then_slice"};
 
 struct CaseResult {
@@ -20,6 +21,8 @@ struct CaseResult {
   std::optional<LowerBound> lower_bound;
   std::vector<Measured> plans;  // in kPlanners order; shardy only where the suite gives it
   int64_t optimal_expanded = 0;
+  double greedy_us = 0;   // wall time of synthesize() (the engine's default mode), median of 5 calls
+  double optimal_us = 0;  // wall time of optimal_plan(), one call
 
   /// The row of `planner`, if the case has one.
   const Measured* find(const std::string& planner) const;

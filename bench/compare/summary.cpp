@@ -148,6 +148,47 @@ void write_greedy_vs_optimal(std::ostream& out, const std::vector<CaseResult>& r
   if (losses.size() > shown) out << "  ... and " << losses.size() - shown << " more in the CSV\n";
 }
 
+/// The `q` quantile (0..1) of `v` (nearest rank), 0 when empty.
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size()))) ;
+  return v[std::min(v.size() - 1, i == 0 ? 0 : i - 1)];
+}
+
+/// The targets on the random suite: greedy/optimal modeled time p90 and max,
+/// search and synthesis times, search caps below 5 axes.
+void write_targets(std::ostream& out, const std::vector<CaseResult>& results) {
+  std::vector<double> ratio, optimal_small, greedy_all;
+  int capped_small = 0, compared = 0, small = 0;
+  for (const auto& r : results) {
+    if (r.source->suite != "random") continue;
+    const Measured *g = r.find("greedy"), *o = r.find("optimal");
+    const bool in_small = r.source->mesh.rank() <= 4 && r.source->src.rank() <= 4;
+    greedy_all.push_back(r.greedy_us);
+    if (in_small) {
+      ++small;
+      optimal_small.push_back(r.optimal_us);
+    }
+    if (!g || !o || !g->ok()) continue;
+    if (!o->ok()) {
+      capped_small += r.source->mesh.rank() < 5;
+      continue;
+    }
+    ++compared;
+    ratio.push_back(o->time_us > 0 ? g->time_us / o->time_us : 1.0);
+  }
+  out << "\nTargets (random suite): greedy/optimal modeled time p90 " << fixed(quantile(ratio, 0.9), 3) << ", max "
+      << fixed(quantile(ratio, 1.0), 3) << " over " << compared << " cases; optimal search gave up in " << capped_small
+      << " cases below 5 axes\n";
+  out << "  optimal search wall time at <= 4 axes and rank <= 4 (" << small << " cases): median "
+      << fixed(quantile(optimal_small, 0.5) / 1000, 3) << " ms, p99 " << fixed(quantile(optimal_small, 0.99) / 1000, 3)
+      << " ms, max " << fixed(quantile(optimal_small, 1.0) / 1000, 3) << " ms\n";
+  out << "  default synthesis wall time (median of 5 calls per case, " << greedy_all.size() << " cases): median "
+      << fixed(quantile(greedy_all, 0.5), 1) << " us, p90 " << fixed(quantile(greedy_all, 0.9), 1) << " us, max "
+      << fixed(quantile(greedy_all, 1.0), 1) << " us\n";
+}
+
 void write_wins(std::ostream& out, const std::vector<CaseResult>& results) {
   out << "\nBaselines that beat redist greedy on modeled time within redist's peak memory (must be none):\n";
   std::vector<std::string> within, over, peak;
@@ -206,6 +247,7 @@ void write_summary(std::ostream& out, const std::vector<CaseResult>& results) {
   write_tightness(out, results);
   write_greedy_vs_optimal(out, results, "random");
   write_greedy_vs_optimal(out, results, "");
+  write_targets(out, results);
   write_wins(out, results);
 }
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "synth_atoms.hpp"
-#include "synth_bfs.hpp"
 #include "synth_builders.hpp"
 #include "synth_scope.hpp"
 

@@ -92,6 +92,12 @@ BigInt wire_bytes_of(CollectiveKind kind, int64_t g, const BigInt& buffer) {
 
 }  // namespace
 
+CostModel bytes_model() {
+  CostModel model;
+  model.intra = model.inter = Link{1, 1e-6};
+  return model;
+}
+
 double wire_fraction(CollectiveKind kind, int64_t group_size) {
   if (group_size <= 1) return 0;
   const double g = static_cast<double>(group_size);

@@ -3,7 +3,6 @@
 
 #include <numeric>
 
-#include "synth_bfs.hpp"
 #include "synth_builders.hpp"
 
 namespace redist::synth_detail {
@@ -73,7 +72,7 @@ std::optional<Moves> balanced_plan(const Problem& problem, const Atomized& prime
   if (front_counts != back_counts) return std::nullopt;
   Moves moves = ends.slices;
   moves.insert(moves.end(), forward.begin(), forward.end());
-  if (problem.mesh_change || front != back) moves.push_back(permute_move(back, front));
+  if (problem.mesh_change || front != back) moves.push_back(permute_move(back));
   moves.insert(moves.end(), backward.rbegin(), backward.rend());
   append_gathers(ends.hi, primes.b, moves);
   return moves;

@@ -63,19 +63,6 @@ std::optional<Moves> matched_plan(const Problem& problem, const Atomized* primes
 /// tile counts meet; one permute between them when the layouts still differ.
 std::optional<Moves> balanced_plan(const Problem& problem, const Atomized& primes, const Ends& ends);
 
-/// Searched plan over prime atoms: from the valley's `ends` (atoms that fit nowhere are
-/// left to the permute, which swaps them in for atoms of equal size), all_to_alls, at
-/// most one permute and all_to_alls found by a meet-in-the-middle search (at most
-/// `depth` all_to_alls on each side of the permute), then gathers.
-std::optional<Moves> searched_plan(const Problem& problem, const Atomized& primes, const Ends& ends, int depth);
-
-/// Bounded plan, for pairs without a valley-shaped plan (when the mesh is fully used
-/// and no dim has room to reorder before gathering): a breadth-first search from both
-/// ends over prime atoms with all_to_alls, all_slices of target atoms and all_gathers
-/// of atoms the target does not use, never above `bound` elements per device, meeting
-/// in at most one permute (at most `depth` moves on each side).
-std::optional<Moves> bounded_plan(const Problem& problem, const Atomized& primes, double bound, int depth);
-
 /// Replicate then slice (the paper's "easy" plan): one all_gather per tiled dim, a
 /// permute to the target mesh when the device order changes (free: every device holds
 /// everything), then one all_slice per dim of the target.

@@ -3,7 +3,6 @@
 
 #include <numeric>
 
-#include "synth_bfs.hpp"
 #include "synth_builders.hpp"
 
 namespace redist::synth_detail {

@@ -27,10 +27,19 @@ struct Frame {
   int64_t elem_bytes = 4;
 };
 
+/// Tile counts per dim.
+using Counts = boost::container::small_vector<int64_t, 6>;
+
 /// Devices of the mesh: the product of its axis sizes.
 int64_t total_devices(const Frame& frame);
 /// Tile count of each dim.
-boost::container::small_vector<int64_t, 6> counts(const Layout& layout);
+Counts counts(const Layout& layout);
+/// Product of the tile counts of every dim.
+inline int64_t total(const Layout& layout) {
+  int64_t n = 1;
+  for (const auto& d : layout.dims) n *= product(d);
+  return n;
+}
 /// Local size of `dim` under `layout` (globals are multiples of the tile counts).
 int64_t room(const Frame& frame, const Layout& layout, std::size_t dim);
 /// Elements one device holds under `layout`, as a double (for cost estimates).

@@ -106,7 +106,7 @@ std::optional<Moves> matched_on_atoms(const Problem& problem, const Atomized& at
     hi.dims[d].insert(hi.dims[d].end(), extras.begin(), extras.end());
   }
   if (problem.mesh_change || merged(lo) != merged(hi))
-    moves.push_back(permute_move(hi, lo));
+    moves.push_back(permute_move(hi));
   append_gathers(hi, dst, moves);
   return moves;
 }

@@ -31,11 +31,10 @@ Move all_to_all_move(int src, int dst, Factors axes) {
   return m;
 }
 
-Move permute_move(Layout to, std::optional<Layout> from) {
+Move permute_move(Layout to) {
   Move m;
   m.kind = Move::Kind::permute;
   m.to = std::make_shared<const Layout>(std::move(to));
-  if (from) m.from = std::make_shared<const Layout>(std::move(*from));
   return m;
 }
 
@@ -55,8 +54,6 @@ void drop_suffix(Factors& factors, int64_t size) {
   }
 }
 
-constexpr int64_t kMaxCountedTuples = 1024;
-
 }  // namespace
 
 Layout apply(const Layout& layout, const Move& move) {
@@ -74,93 +71,6 @@ Layout apply(const Layout& layout, const Move& move) {
     case Move::Kind::permute: out = *move.to; break;
   }
   return out;
-}
-
-double moving_fraction(const Layout& before, const Layout& after, const Factors& all, bool mesh_change) {
-  if (mesh_change) return 1.0;
-  // Conditions for a device to keep its buffer, each an equality of two mixed-radix
-  // numbers over atoms: the blocks of each dim that changes, and the atoms the permute
-  // starts using against those it stops using (which the lowering pairs).
-  Factors involved;
-  auto index_of = [&](const Factor& f) {
-    auto it = std::find(involved.begin(), involved.end(), f);
-    if (it != involved.end()) return static_cast<int>(it - involved.begin());
-    involved.push_back(f);
-    return static_cast<int>(involved.size() - 1);
-  };
-  using Digits = boost::container::small_vector<int, 8>;
-  boost::container::small_vector<std::pair<Digits, Digits>, 8> conditions;
-  auto add = [&](auto&& lhs, auto&& rhs) {
-    Digits l, r;
-    for (const auto& f : lhs) l.push_back(index_of(f));
-    for (const auto& f : rhs) r.push_back(index_of(f));
-    conditions.emplace_back(std::move(l), std::move(r));
-  };
-  for (std::size_t d = 0; d < before.dims.size(); ++d)
-    if (before.dims[d] != after.dims[d]) add(before.dims[d], after.dims[d]);
-  Factors entering, leaving;
-  for (const auto& f : all) {
-    const bool in_before = contains(before, f), in_after = contains(after, f);
-    if (in_after && !in_before) entering.push_back(f);
-    if (in_before && !in_after) leaving.push_back(f);
-  }
-  if (!entering.empty()) add(entering, leaving);
-  int64_t tuples = 1;
-  for (const auto& f : involved)
-    if ((tuples *= f.size) > kMaxCountedTuples) return 1.0;
-  if (conditions.empty()) return 0.0;
-  boost::container::small_vector<int64_t, 16> digits(involved.size(), 0);
-  auto value = [&](const Digits& seq) {
-    int64_t v = 0;
-    for (int i : seq) v = v * involved[static_cast<std::size_t>(i)].size + digits[static_cast<std::size_t>(i)];
-    return v;
-  };
-  int64_t kept = 0;
-  for (int64_t t = 0; t < tuples; ++t) {
-    bool same = true;
-    for (std::size_t c = 0; same && c < conditions.size(); ++c) same = value(conditions[c].first) == value(conditions[c].second);
-    kept += same;
-    for (std::size_t i = 0; i < digits.size() && ++digits[i] == involved[i].size; ++i) digits[i] = 0;
-  }
-  return 1.0 - static_cast<double>(kept) / static_cast<double>(tuples);
-}
-
-namespace {
-
-/// Bytes per device and summed over devices (the devices a permute moves counted over
-/// the prime atoms `all` when given, else all devices).
-std::pair<double, double> costs(const Problem& problem, const Moves& moves, const Factors* all) {
-  double local = local_elements(problem.frame, problem.src);
-  const auto devices = static_cast<double>(total_devices(problem.frame));
-  double max = 0, total = 0;
-  for (const auto& m : moves) {
-    const auto g = static_cast<double>(product(m.axes));
-    double per_device = 0, moving = 1;
-    switch (m.kind) {
-      case Move::Kind::slice: local /= g; break;
-      case Move::Kind::all_to_all: per_device = (1.0 - 1.0 / g) * local; break;
-      case Move::Kind::permute:
-        per_device = local;
-        if (all && m.from) moving = moving_fraction(*m.from, *m.to, *all, problem.mesh_change);
-        break;
-      case Move::Kind::gather:
-        per_device = (g - 1.0) * local;
-        local *= g;
-        break;
-    }
-    max += per_device;
-    total += per_device * moving * devices;
-  }
-  const auto bytes = static_cast<double>(problem.frame.elem_bytes);
-  return {max * bytes, total * bytes};
-}
-
-}  // namespace
-
-double estimated_cost(const Problem& problem, const Moves& moves) { return costs(problem, moves, nullptr).first; }
-
-double estimated_total(const Problem& problem, const Moves& moves, const Factors* all) {
-  return costs(problem, moves, all).second;
 }
 
 namespace {

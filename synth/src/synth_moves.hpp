@@ -31,7 +31,6 @@ struct Move {
   int dst = 0;  // all_to_all target dim
   Factors axes;
   std::shared_ptr<const Layout> to;    // permute: the layout after it
-  std::shared_ptr<const Layout> from;  // permute: the layout before it, when over prime atoms
 };
 
 using Moves = std::vector<Move>;
@@ -39,24 +38,8 @@ using Moves = std::vector<Move>;
 Move slice_move(int dim, Factors axes);
 Move gather_move(int dim, Factors axes);
 Move all_to_all_move(int src, int dst, Factors axes);
-/// A permute to `to`; `from` (the layout before it) when both are over prime atoms,
-/// so that the devices it moves can be counted.
-Move permute_move(Layout to, std::optional<Layout> from = std::nullopt);
-
-/// Estimated bytes each device receives over `moves` from `problem.src`: an
-/// all_to_all (g-1)/g of the local bytes, an all_gather (g-1) times them, a permute all
-/// of them, an all_slice nothing.
-double estimated_cost(const Problem& problem, const Moves& moves);
-/// Estimated bytes received summed over devices: as estimated_cost() times the device
-/// count, but counting for a permute over the prime atoms `all` only the devices it
-/// moves (slower: it counts them).
-double estimated_total(const Problem& problem, const Moves& moves, const Factors* all);
-
-/// Fraction of devices that receive data in a permute from `before` to `after` (over
-/// the prime atoms `all`) under the lowering's pairing: a device keeps its buffer when
-/// its block in every dim and its free coordinates stay. 1 when the device order
-/// changes or when too many coordinate tuples would have to be visited.
-double moving_fraction(const Layout& before, const Layout& after, const Factors& all, bool mesh_change);
+/// A permute to `to`.
+Move permute_move(Layout to);
 
 /// `layout` after the slice, all_to_all or gather `move` (a permute: its target).
 Layout apply(const Layout& layout, const Move& move);

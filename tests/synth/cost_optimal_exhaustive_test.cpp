@@ -3,13 +3,16 @@
 // valid type of the array (the universe), tries every step on every type with
 // apply_step (slices of any axis or sub-axis, gathers and all_to_alls of any one to three
 // references, one permute to ANY type with the same tile counts), and relaxes costs to
-// a fixed point. The search must find the same least cost.
+// a fixed point. Like the search it slices only before anything is received (a slice
+// after that would drop received elements: G3a). The search must find the same least
+// cost.
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <map>
 #include <numeric>
+#include <tuple>
 
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/optimal.hpp"
@@ -66,8 +69,9 @@ struct Oracle {
     }
   }
 
-  /// Every state one step (other than a permute) from `t`, with its cost.
-  std::vector<std::pair<DistType, double>> collectives(const DistType& t) const {
+  /// Every state one step (other than a permute) from `t`, with its cost and whether the
+  /// step is a slice.
+  std::vector<std::tuple<DistType, double, bool>> collectives(const DistType& t) const {
     std::vector<Step> steps;
     for (std::size_t d = 0; d < t.rank(); ++d) {
       const int di = static_cast<int>(d);
@@ -78,12 +82,13 @@ struct Oracle {
           if (d2 != d) steps.emplace_back(AllToAll{di, static_cast<int>(d2), s});
       }
     }
-    std::vector<std::pair<DistType, double>> out;
+    std::vector<std::tuple<DistType, double, bool>> out;
     const TypedState before{mesh, t};
     for (const auto& step : steps) {
       auto next = apply_step(before, step);
       if (!next || local_bytes(next->type) > budget) continue;
-      out.emplace_back(next->type, step_cost(model, before, *next, step).time_us);
+      out.emplace_back(next->type, step_cost(model, before, *next, step).time_us,
+                       std::holds_alternative<AllSlice>(step.op));
     }
     return out;
   }
@@ -104,16 +109,21 @@ struct Oracle {
   /// The least cost from `src` to `dst` with at most one permute, by relaxing every
   /// edge until nothing changes.
   double least_cost(const DistType& src, const DistType& dst) const {
-    using Key = std::pair<std::string, bool>;  // (canonical text, permuted)
+    using Key = std::tuple<std::string, bool, bool>;  // (canonical text, permuted, received)
     std::map<Key, std::vector<std::pair<Key, double>>> edges;
     for (const auto& [text, t] : universe) {
       if (local_bytes(t) > budget) continue;
       const auto steps = collectives(t);
       for (bool permuted : {false, true})
-        for (const auto& [next, c] : steps) edges[{text, permuted}].push_back({{to_string(next), permuted}, c});
-      for (const auto& [next, c] : permutes(t)) edges[{text, false}].push_back({{to_string(next), true}, c});
+        for (bool received : {false, true})
+          for (const auto& [next, c, slice] : steps)
+            if (!(slice && received))
+              edges[{text, permuted, received}].push_back({{to_string(next), permuted, received || !slice}, c});
+      for (const auto& [next, c] : permutes(t))
+        for (bool received : {false, true})
+          edges[{text, false, received}].push_back({{to_string(next), true, received || c > 0}, c});
     }
-    std::map<Key, double> cost{{{to_string(src), false}, 0}};
+    std::map<Key, double> cost{{{to_string(src), false, false}, 0}};
     for (bool changed = true; changed;) {
       changed = false;
       for (const auto& [key, c] : std::map(cost))
@@ -127,8 +137,9 @@ struct Oracle {
     }
     double best = -1;
     for (bool permuted : {false, true})
-      if (auto it = cost.find({to_string(dst), permuted}); it != cost.end())
-        if (best < 0 || it->second < best) best = it->second;
+      for (bool received : {false, true})
+        if (auto it = cost.find({to_string(dst), permuted, received}); it != cost.end())
+          if (best < 0 || it->second < best) best = it->second;
     return best;
   }
 };

@@ -108,19 +108,23 @@ PlannedSteps plan_json(const std::string& args) {
   return out;
 }
 
-// Gathering over {x,y} at once pays x's inter-node rate on every byte; the optimal search
-// moves y out of the way first so that only a quarter of the array crosses x.
-TEST(PlanCommand, OptimalBeatsGreedyUnderTheCostModel) {
+// Gathering over {x,y} at once pays x's inter-node rate on every byte. The default plan,
+// ranked under the given model, gathers y (intra-node) first, so x's gather is the only
+// inter-node one; the optimal search also moves y out of the way first so that only a
+// quarter of the array crosses x.
+TEST(PlanCommand, DefaultPlanFollowsTheCostModelAndOptimalBeatsIt) {
   const std::string gather = "--mesh '{x:4, y:4}' 'f32[{x,y}1024, 64]' 'f32[1024, 64]' --cost-model " +
                              two_class_cost_model();
   const auto greedy = plan_json(gather);
   const auto optimal = plan_json(gather + " --optimal");
-  EXPECT_EQ(greedy.steps, (std::vector<std::string>{"all_gather(dim=0, axes={x,y})"}));
+  EXPECT_EQ(greedy.steps, (std::vector<std::string>{"all_gather(dim=0, axes={y})", "all_gather(dim=0, axes={x})"}));
   EXPECT_EQ(optimal.steps, (std::vector<std::string>{"all_to_all(src=0, dst=1, axes={y})",
                                                      "all_gather(dim=0, axes={x})", "all_gather(dim=1, axes={y})"}));
-  // Greedy: 5 us + (15/16) * 256 KiB at 25 GB/s. Optimal: 1 + 5 + 1 us and the three
-  // steps' bytes at their own rates.
-  EXPECT_NEAR(greedy.modeled_time_us, 5 + 15.0 / 16 * 262144 / 25e3, 1e-3);
+  // Default: 1 us + (3/4) * 64 KiB at 300 GB/s, then 5 us + (3/4) * 256 KiB at 25 GB/s
+  // (one gather over {x,y} would cost 5 us + (15/16) * 256 KiB at 25 GB/s = 14.83 us).
+  // Optimal: 1 + 5 + 1 us and the three steps' bytes at their own rates.
+  EXPECT_NEAR(greedy.modeled_time_us, (1 + 3.0 / 4 * 65536 / 300e3) + (5 + 3.0 / 4 * 262144 / 25e3), 1e-3);
+  EXPECT_LT(greedy.modeled_time_us, 5 + 15.0 / 16 * 262144 / 25e3);
   EXPECT_NEAR(optimal.modeled_time_us,
               (1 + 3.0 / 4 * 16384 / 300e3) + (5 + 3.0 / 4 * 65536 / 25e3) + (1 + 3.0 / 4 * 262144 / 300e3), 1e-3);
   EXPECT_EQ(greedy.peak, "262144");
@@ -148,8 +152,33 @@ TEST(PlanCommand, BadCostModelsExitTwoWithTheReason) {
   EXPECT_NE(unknown_axis.output.find("the cost model names axis 'q', which the mesh {x:4, y:2} does not have"),
             std::string::npos)
       << unknown_axis.output;
+  std::ofstream(path) << "x = inter\ninter.bandwidth_gbps = -25\n";
+  const auto negative = run_redist(std::string(kSwap) + " --cost-model " + path);
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_NE(negative.output.find("line 2: expected a positive number, got '-25'"), std::string::npos)
+      << negative.output;
   EXPECT_EQ(run_redist(std::string(kSwap) + " --cost-model /nonexistent/cost.txt").exit_code, 2);
   std::remove(path.c_str());
+}
+
+// A case the optimal search cannot finish quickly (8 axes, rank 8).
+const char* kHard =
+    "plan --mesh '{a:4, b:4, c:4, d:4, e:4, f:4, g:4, h:4}' 'f32[{a,b}64, {c,d}64, {e,f}64, {g,h}64, 64, 64, 64, 64]' "
+    "'f32[{b}64, 64, {d}64, 64, {h,g}64, {f}64, {e,c}64, {a}64]' --optimal";
+
+TEST(PlanCommand, OptimalTimeoutReturnsTheBestPlanSoFar) {
+  const auto r = run_redist(std::string(kHard) + " --timeout 1.5");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("optimality not proved"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("redist: searching: "), std::string::npos) << r.output;  // progress each second
+  auto plan = parse_plan(r.output.substr(r.output.find("mesh {")));
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string() << "\n" << r.output;
+  EXPECT_TRUE(type_plan(*plan).ok());
+}
+
+TEST(PlanCommand, TimeoutNeedsOptimalAndAPositiveNumber) {
+  EXPECT_EQ(run_redist(std::string(kSwap) + " --timeout 1").exit_code, 2);
+  EXPECT_EQ(run_redist(std::string(kSwap) + " --optimal --timeout -1").exit_code, 2);
 }
 
 }  // namespace

@@ -7,4 +7,6 @@ if [ ! -x "$py" ]; then
   echo "xla tests: $root/.venv is missing; create it with scripts/setup-python.sh" >&2
   exit 1
 fi
-PYTHONPATH="$root/python" exec "$py" "$root/tests/xla/run_xla_tests.py" "$@"
+script=run_xla_tests.py
+if [ "$1" = "--script" ]; then script=$2; shift 2; fi
+PYTHONPATH="$root/python" exec "$py" "$root/tests/xla/$script" "$@"

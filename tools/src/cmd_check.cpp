@@ -8,6 +8,7 @@
 
 #include "input.hpp"
 #include "redist/plan/plan_text.hpp"
+#include "check_hlo.hpp"
 #include "commands.hpp"
 #include "verify_output.hpp"
 
@@ -16,6 +17,7 @@ namespace {
 
 struct CheckArgs {
   std::string plan_file;
+  std::string hlo_file;
   VerifyArgs verify;
 };
 
@@ -31,6 +33,11 @@ std::optional<std::string> read_input(const std::string& path) {
 }
 
 int run_check(const CheckArgs& args) {
+  if (!args.hlo_file.empty()) return run_check_hlo(args.hlo_file, args.verify);
+  if (args.plan_file.empty()) {
+    std::cerr << "redist: check needs --plan FILE or --from-hlo FILE\n";
+    return kExitBadInput;
+  }
   const auto text = read_input(args.plan_file);
   if (!text) return kExitBadInput;
   auto plan = parse_plan(*text);
@@ -50,8 +57,11 @@ void add_check_command(CLI::App& app, int& exit_code) {
       "Prove a given plan with Z3 (the plan text format of `redist plan`; explicit groups=[[...]] and "
       "pairs=[(src,dst),...] as imported from XLA or Shardy are checked as given). Same verdicts and exit codes "
       "as `redist prove`.");
-  cmd->add_option("--plan", args->plan_file, "Plan file in the plan text format, or - for standard input")
-      ->required();
+  auto* plan_opt = cmd->add_option("--plan", args->plan_file, "Plan file in the plan text format, or - for standard input");
+  auto* hlo_opt = cmd->add_option("--from-hlo", args->hlo_file,
+                                  "Compiled SPMD HLO of one reshard (jax's compile().as_text(), with the output "
+                                  "sharding on the ROOT), or - for standard input: XLA's own plan is imported and proved");
+  plan_opt->excludes(hlo_opt);
   add_verify_options(*cmd, args->verify);
   cmd->footer("Example: redist plan --mesh '{x:8}' 'f32[{x}16, 8]' 'f32[16, {x}8]' > p.txt && redist check --plan p.txt");
   cmd->callback([args, &exit_code] { exit_code = run_check(*args); });

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "input.hpp"
+#include "notation_io.hpp"
 #include "redist/backends/hlo/emit.hpp"
 #include "redist/backends/mpi/codegen.hpp"
 #include "redist/plan/plan_text.hpp"
@@ -48,7 +49,7 @@ std::optional<Plan> read_plan(const std::string& path) {
 /// reporting why not.
 std::optional<Plan> synthesize_plan(const EmitArgs& args, int& exit_code) {
   exit_code = kExitBadInput;
-  if (args.mesh.empty() || args.src.empty() || args.dst.empty()) {
+  if ((args.mesh.empty() && !reading_other_notation()) || args.src.empty() || args.dst.empty()) {
     std::cerr << "redist: emit needs --mesh, SRC and DST, or --plan FILE\n";
     return std::nullopt;
   }
@@ -104,6 +105,7 @@ void add_emit_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"stablehlo", "hlo", "mpi"}));
   cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}'");
   cmd->add_option("--target-mesh", args->target_mesh, "Device mesh of DST when its device order differs");
+  add_notation_options(*cmd, false);
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'");
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'");
   auto* plan = cmd->add_option("--plan", args->plan_file, "Emit this plan file (plan text) instead of synthesizing");

@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "input.hpp"
+#include "notation_io.hpp"
 #include "plan_json.hpp"
 #include "redist/synth/baselines.hpp"
 #include "redist/synth/cost_model.hpp"
@@ -33,6 +34,7 @@ struct PlanArgs {
   bool json = false;
   std::string cost_model;  // config file (docs/cost_model.md); empty: the defaults
   bool optimal = false;
+  double timeout_s = 0;  // --optimal: stop with the best plan so far after this many seconds (0: none)
 };
 
 /// The model in the --cost-model file, checked against `mesh`, or nullopt after
@@ -48,11 +50,22 @@ std::optional<CostModel> cost_model_arg(const std::string& path, const Mesh& mes
   return *model;
 }
 
-/// The cheapest plan under `model` (optimal_plan) as a plain plan result.
+/// The cheapest plan under `model` (optimal_plan) as a plain plan result; progress on
+/// stderr every second; after `timeout_s` (when > 0) the best plan so far, with a note
+/// on stderr that its optimality is not proved.
 Result<Plan> optimal(const CostModel& model, const Mesh& mesh, const DistType& src, const Mesh& target_mesh,
-                     const DistType& dst, std::optional<uint64_t> budget) {
-  auto best = optimal_plan(model, mesh, src, target_mesh, dst, OptimalOptions{budget});
+                     const DistType& dst, std::optional<uint64_t> budget, double timeout_s) {
+  OptimalOptions options{budget};
+  if (timeout_s > 0) options.timeout_s = timeout_s;
+  options.progress = [](int64_t expanded, int64_t states, double best_us) {
+    std::cerr << "redist: searching: " << expanded << " states expanded, " << states << " kept, best plan "
+              << (best_us < 0 ? std::string("none yet") : std::to_string(best_us) + " us") << "\n";
+  };
+  auto best = optimal_plan(model, mesh, src, target_mesh, dst, options);
   if (!best) return best.error();
+  if (!best->proved)
+    std::cerr << "redist: optimality not proved: the search stopped at --timeout " << timeout_s
+              << " s; this is the best plan it found\n";
   return std::move(best->plan);
 }
 
@@ -139,9 +152,11 @@ int run_plan(const PlanArgs& args) {
   const auto model = cost_model_arg(args.cost_model, mesh);
   if (!model) return kExitBadInput;
   const auto baseline = parse_baseline(args.baseline);
+  SynthOptions synth{budget};
+  if (!args.cost_model.empty()) synth.cost_model = &*model;  // else ranked by bytes
   auto plan = baseline       ? baseline_plan(*baseline, mesh, src, target_mesh, dst)
-              : args.optimal ? optimal(*model, mesh, src, target_mesh, dst, budget)
-                             : synthesize(mesh, src, target_mesh, dst, SynthOptions{budget});
+              : args.optimal ? optimal(*model, mesh, src, target_mesh, dst, budget, args.timeout_s)
+                             : synthesize(mesh, src, target_mesh, dst, synth);
   if (!plan) {
     std::cerr << "redist: " << plan.error().to_string() << "\n";
     const bool none = plan.error().kind == Error::Kind::no_plan || plan.error().kind == Error::Kind::runtime;
@@ -167,6 +182,7 @@ int run_plan(const PlanArgs& args) {
   } else {
     print_text(*plan, *states, *figures,
                baseline ? "baseline " + args.baseline : args.optimal ? "optimal under the cost model" : "synthesized");
+    print_plan_in_notation(*plan, std::cout);
     std::cout << "# modeled time: " << time_us << " us ("
               << (args.cost_model.empty() ? "default cost model: every axis intra-node, 300 GB/s, 1 us"
                                           : "cost model " + args.cost_model)
@@ -185,9 +201,10 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       "collective_permute, then all_gathers, never above max(source, target) bytes per device. Prints the plan "
       "in the plan text format (readable back), with the type after each step and a memory profile as "
       "'#' comments. Exit 2 on bad input or pairs out of scope, 3 when no plan fits the budget.");
-  cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}'")->required();
+  cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}' (required but with --from hlo)");
   cmd->add_option("--target-mesh", args->target_mesh,
                   "Device mesh of DST when its device order differs, e.g. '{x:4, y:2} devices=[...]'");
+  add_notation_options(*cmd);
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'")->required();
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();
   cmd->add_option("--baseline", args->baseline, "Build a baseline plan instead: gather_then_slice or xla_style")
@@ -199,8 +216,14 @@ void add_plan_command(CLI::App& app, int& exit_code) {
                   "the modeled time is printed, and is 'modeled_time_us' in --json");
   cmd->add_flag("--optimal", args->optimal,
                 "Search the plan of least modeled time within the budget instead (exact; slower, "
-                "for certifying and small meshes); exit 3 when the search gives up")
+                "for certifying and small meshes; progress on stderr every second); exit 3 when the search "
+                "gives up at its state cap")
       ->excludes("--baseline");
+  cmd->add_option("--timeout", args->timeout_s,
+                  "With --optimal: stop after this many seconds with the best plan found so far (exit 0, "
+                  "'optimality not proved' on stderr), or exit 3 when none was found")
+      ->check(CLI::PositiveNumber)
+      ->needs("--optimal");
   cmd->footer("Example: redist plan --mesh '{x:4, y:2}' 'f32[{x}16, {y}8]' 'f32[{y}16, {x}8]'");
   cmd->callback([args, &exit_code] { exit_code = run_plan(*args); });
 }

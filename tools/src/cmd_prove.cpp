@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "input.hpp"
+#include "notation_io.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "commands.hpp"
 #include "verify_output.hpp"
@@ -27,6 +28,7 @@ int run_prove(const ProveArgs& args) {
     std::cerr << "redist: " << plan.error().to_string() << "\n";
     return plan.error().kind == Error::Kind::no_plan ? kExitNoPlan : kExitBadInput;
   }
+  if (!args.verify.json) print_plan_in_notation(*plan, std::cout);
   return verify_and_report(*plan, args.verify, "prove (synthesized plan)");
 }
 
@@ -40,8 +42,9 @@ void add_prove_command(CLI::App& app, int& exit_code) {
       "source element), G2 memory (every step within the bound), G3a no element received and then sliced away, "
       "G3b received bytes against the lower bound (tight or excess). Exit 0 when all are proved, 1 when any is "
       "refuted or unknown, 2 on bad input, 3 when no plan fits the budget.");
-  cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}'")->required();
+  cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}' (required but with --from hlo)");
   cmd->add_option("--target-mesh", args->target_mesh, "Device mesh of DST when its device order differs");
+  add_notation_options(*cmd);
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'")->required();
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();
   add_verify_options(*cmd, args->verify);

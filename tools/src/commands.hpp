@@ -20,4 +20,8 @@ void add_prove_command(CLI::App& app, int& exit_code);
 /// proves a given plan (plan text format, explicit groups=/pairs= accepted).
 void add_check_command(CLI::App& app, int& exit_code);
 
+/// `explain (--mesh M [--target-mesh M2] SRC DST | --plan FILE) [--svg FILE]`: the plan
+/// in words, per step and device, and optionally as an SVG picture.
+void add_explain_command(CLI::App& app, int& exit_code);
+
 }  // namespace redist::cli

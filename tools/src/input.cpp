@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "notation_io.hpp"
+
 namespace redist::cli {
 
 void report_error(const std::string& what, const std::string& text, const Error& error) {
@@ -30,6 +32,8 @@ std::optional<DistType> parse_type_arg(const std::string& text, const Mesh& mesh
 
 std::optional<ReshardArgs> parse_reshard_args(const std::string& mesh_text, const std::string& target_mesh_text,
                                               const std::string& src_text, const std::string& dst_text) {
+  if (reading_other_notation() || mesh_text.empty())
+    return parse_reshard_args_in_notation(mesh_text, target_mesh_text, src_text, dst_text);
   auto mesh = parse_mesh_arg(mesh_text, "--mesh");
   if (!mesh) return std::nullopt;
   auto target_mesh = target_mesh_text.empty() ? mesh : parse_mesh_arg(target_mesh_text, "--target-mesh");

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   redist::cli::add_emit_command(app, exit_code);
   redist::cli::add_prove_command(app, exit_code);
   redist::cli::add_check_command(app, exit_code);
+  redist::cli::add_explain_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

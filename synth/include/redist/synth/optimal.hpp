@@ -1,16 +1,17 @@
 #pragma once
-// Exact optimal plans under the cost model (docs/design.md §4, docs/cost_model.md): an A*
-// search over canonical types, each step kept within the memory budget. The step set:
+// Exact optimal plans under the cost model (docs/design.md §4, docs/cost_model.md): the
+// one search engine (docs/synthesis.md) run to the end, each step kept within the memory
+// budget and no all_slice after received data (G3a). The step set:
 // all_slice of any free factor (sub-axes included), all_gather and all_to_all of any
 // suffix of a dim (factor by factor), reduce_scatter and all_reduce of pending
 // reduction axes, and at most one collective_permute, to the target or to an
 // intermediate with the current per-dim tile counts whose dims each keep their factors
 // or start with a prefix of the target's followed by up to three more factors, or to
-// the intermediate the greedy synthesizer's plan permutes to (so the search never
-// returns a plan dearer than the greedy's). It certifies the greedy synthesizer on
-// small and medium cases.
+// the intermediate the seed plan permutes to. Seeded with the constructive plans
+// synthesize() starts from, so it never returns a plan dearer than the default one.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "redist/core/dist_type.hpp"
@@ -28,6 +29,15 @@ struct OptimalOptions {
   std::optional<uint64_t> budget_bytes;
   /// States the search may expand before it gives up.
   int64_t max_expanded = 200'000;
+  /// Distinct states the search may keep, and their estimated memory.
+  int64_t max_states = 2'000'000;
+  int64_t max_memory_bytes = int64_t{1} << 30;
+  /// Wall-clock seconds after which the search returns the best plan found so far,
+  /// with `proved` false (or `no_plan` when it found none).
+  std::optional<double> timeout_s;
+  /// Called about once a second while the search runs: (states expanded, states kept,
+  /// best modeled time so far in us or a negative number when none yet).
+  std::function<void(int64_t, int64_t, double)> progress;
 };
 
 /// The cheapest plan and what the search did.
@@ -36,16 +46,18 @@ struct OptimalPlan {
   double time_us = 0;    // plan_cost(model, plan).time_us
   int64_t expanded = 0;  // states expanded
   int64_t generated = 0; // distinct states generated
+  bool proved = true;    // false when the timeout stopped the search: optimality not proved
 };
 
 /// The plan of least modeled time from `src` on `src_mesh` to `dst` on `dst_mesh` whose
 /// every step's result fits the budget; ties go to the plan found first
 /// (deterministic). Errors: `invalid` for inputs that do not validate or describe
 /// different arrays; `unsupported` for meshes with different axes or arrays of 2^62
-/// bytes or more; `no_plan` when no plan in the step set fits the budget; `runtime`
-/// when the search expanded options.max_expanded states without finishing ("stopped
-/// after ...") or, as an internal error, when its plan fails to type or to price as
-/// the search did.
+/// bytes or more; `no_plan` when no plan in the step set fits the budget, or the
+/// timeout passed before any plan was found; `runtime` when the search reached
+/// options.max_expanded or options.max_states without finishing ("stopped after ...",
+/// "stopped at its cap ...") or, as an internal error, when its plan fails to type or
+/// to price as the search did.
 Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, const DistType& src,
                                  const Mesh& dst_mesh, const DistType& dst, const OptimalOptions& options = {});
 

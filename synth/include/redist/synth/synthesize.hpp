@@ -1,10 +1,13 @@
 #pragma once
-// Synthesis of redistribution plans in the paper's normal form (docs/design.md §4): memory-
-// shrinking all_slices first, then size-preserving all_to_alls with at most one
-// collective_permute, then all_gathers, so that no device ever holds more than
-// max(source, target) local bytes. Where no such plan exists a slice may follow an
-// all_to_all, or (rarely, on fully used meshes) a gather precede one, still within the
-// bound; docs/synthesis.md describes the algorithm.
+// Synthesis of redistribution plans (docs/design.md §4): the one search engine
+// (docs/synthesis.md) in its default mode, seeded with constructive plans in the paper's
+// normal form (memory-shrinking all_slices first, then size-preserving all_to_alls with
+// at most one collective_permute, then all_gathers) and run for a small bounded number
+// of expansions under the cost model, keeping the best plan found. No device ever holds
+// more than max(source, target) local bytes (or the budget), and no all_slice follows a
+// step that communicates, so nothing received is dropped (G3a) -- except for the rare
+// pairs where no such plan exists in the step set (found by a full search), which get
+// a correct plan within the bound that slices later.
 
 #include <cstdint>
 #include <optional>
@@ -16,18 +19,25 @@
 
 namespace redist {
 
+struct CostModel;
+
 struct SynthOptions {
   /// Per-device memory bound in bytes. Absent: max(source, target) local bytes. A
-  /// budget below that admits no plan; one that admits the whole array also lets
-  /// synthesis replicate then slice when that is estimated cheaper.
+  /// budget below that admits no plan.
   std::optional<uint64_t> budget_bytes;
+  /// The cost model plans are ranked by (not owned; must outlive the call). Absent:
+  /// bytes_model(), bytes on each device's links.
+  const CostModel* cost_model = nullptr;
+  /// States the engine may expand beyond its seed (the default mode's bounded budget).
+  int64_t max_expanded = 32;
 };
 
 /// A plan from `src` on `src_mesh` to `dst` on `dst_mesh` in normal form, with the
 /// target asserted, deterministic for equal inputs. Errors: `invalid` when an input
 /// does not validate or the two types describe different arrays; `unsupported: <why>`
 /// for pairs outside the scope (meshes with different axes, non-divisible dims,
-/// pending reductions); `no_plan` when the budget is below max(source, target).
+/// pending reductions); `invalid` for a cost model naming an axis the mesh lacks;
+/// `no_plan` when the budget is below max(source, target) or no plan is found.
 Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                         const SynthOptions& options = {});
 

@@ -1,11 +1,11 @@
-// The permute edges of the optimal search: the target, or intermediates with the
+// The permute edges of the search engine: the target, or intermediates with the
 // current per-dim tile counts built from prefixes of the target's dims.
 
 #include <algorithm>
 
-#include "optimal_moves.hpp"
+#include "engine_moves.hpp"
 
-namespace redist::optimal_detail {
+namespace redist::engine_detail {
 
 namespace {
 
@@ -139,6 +139,7 @@ void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out)
   for (auto& t : targets) {
     if (t.dims == s.dims && !frame.mesh_change) continue;
     const double time = permute_time_us(frame, s, s_free, t);
+    t.received = s.received || time > 0;
     Edge e;
     e.move.kind = Move::Kind::permute;
     e.to = std::move(t);
@@ -147,4 +148,4 @@ void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out)
   }
 }
 
-}  // namespace redist::optimal_detail
+}  // namespace redist::engine_detail

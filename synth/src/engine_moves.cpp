@@ -1,11 +1,12 @@
-// Edges of the optimal search other than the permute: all_slice of free factors,
-// all_gather and all_to_all of suffixes, reduce_scatter and all_reduce.
+// Edges of the search engine other than the permute: all_slice of free factors (only
+// before anything is received), all_gather and all_to_all of suffixes, reduce_scatter
+// and all_reduce.
 
 #include <algorithm>
 
-#include "optimal_moves.hpp"
+#include "engine_moves.hpp"
 
-namespace redist::optimal_detail {
+namespace redist::engine_detail {
 
 namespace {
 
@@ -29,6 +30,7 @@ Edge edge_from(const State& s, Move::Kind kind, std::size_t dim, std::size_t dst
   e.move.dst = static_cast<int>(dst);
   e.move.axes = axes;
   e.to = s;
+  e.to.received = s.received || kind != Move::Kind::slice;
   return e;
 }
 
@@ -50,6 +52,7 @@ void for_each_suffix(const Factors& dim, Visit visit) {
 }
 
 void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
+  if (s.received && !frame.slice_after_receive) return;
   Factors pieces;
   for (const auto& region : free_regions(frame, s)) append_sub_factors(region, pieces);
   for (int axis : frame.size_one_axes)
@@ -161,4 +164,4 @@ void append_collectives(const Frame& frame, const State& s, std::vector<Edge>& o
   append_reductions(frame, s, bytes, out);
 }
 
-}  // namespace redist::optimal_detail
+}  // namespace redist::engine_detail

@@ -1,13 +1,13 @@
 #pragma once
-// The edges of the optimal search: each step a state may take within the budget, the
+// The edges of the search engine (its one successor generator): each step a state may take within the budget, the
 // state after it and its modeled time; and the admissible lower bound on the time
 // still needed from a state to the target.
 
 #include <vector>
 
-#include "optimal_state.hpp"
+#include "engine_state.hpp"
 
-namespace redist::optimal_detail {
+namespace redist::engine_detail {
 
 /// One step at the factor level.
 struct Move {
@@ -24,8 +24,8 @@ struct Edge {
   double time_us = 0;
 };
 
-/// Appends the slices, gathers, all_to_alls and reduction steps `s` can take whose
-/// result fits the budget.
+/// Appends the slices (none once `s` has received data), gathers, all_to_alls and
+/// reduction steps `s` can take whose result fits the budget.
 void append_collectives(const Frame& frame, const State& s, std::vector<Edge>& out);
 
 /// Appends the permutes `s` can take (none once it has permuted): to the target, or to
@@ -45,4 +45,4 @@ double permute_time_us(const Frame& frame, const State& s, const Factors& s_free
 /// minus the largest possible overlap), at the fastest bandwidth, after one latency.
 double lower_bound_us(const Frame& frame, const State& s);
 
-}  // namespace redist::optimal_detail
+}  // namespace redist::engine_detail

@@ -1,10 +1,10 @@
-// The optimal search's factor-level states (optimal_state.hpp).
+// The search engine's factor-level states (engine_state.hpp).
 
-#include "optimal_state.hpp"
+#include "engine_state.hpp"
 
 #include <algorithm>
 
-namespace redist::optimal_detail {
+namespace redist::engine_detail {
 
 namespace {
 
@@ -26,6 +26,7 @@ std::size_t StateHash::operator()(const State& s) const {
   for (const auto& d : s.dims) mix(h, d);
   mix(h, s.reduce);
   mix(h, s.permuted);
+  mix(h, s.received);
   return h;
 }
 
@@ -93,4 +94,4 @@ DistType type_of(const Frame& frame, const State& s) {
   return t;
 }
 
-}  // namespace redist::optimal_detail
+}  // namespace redist::engine_detail

@@ -13,9 +13,9 @@
 
 #include <algorithm>
 
-#include "optimal_moves.hpp"
+#include "engine_moves.hpp"
 
-namespace redist::optimal_detail {
+namespace redist::engine_detail {
 
 namespace {
 
@@ -80,4 +80,4 @@ double lower_bound_us(const Frame& frame, const State& s) {
   return bound * (1 - 1e-12);
 }
 
-}  // namespace redist::optimal_detail
+}  // namespace redist::engine_detail

@@ -1,7 +1,9 @@
 #pragma once
-// The optimal search's working representation: a type as per-dim lists of factors
+// The search engine's working representation: a type as per-dim lists of factors
 // (factors.hpp) plus pending reduction factors, canonical (consecutive factors of one
-// axis merged) so equal tilings compare equal; and the fixed facts of one search.
+// axis merged) so equal tilings compare equal, with two flags of the path taken (the
+// permute used; data received, after which no slice may drop any: G3a); and the fixed
+// facts of one search.
 // Converted from and to DistType at the edges only.
 
 #include <boost/container/small_vector.hpp>
@@ -17,7 +19,7 @@
 #include "redist/core/mesh.hpp"
 #include "redist/synth/cost_model.hpp"
 
-namespace redist::optimal_detail {
+namespace redist::engine_detail {
 
 using synth_detail::Factor;
 using synth_detail::Factors;
@@ -25,11 +27,14 @@ using synth_detail::merge;
 using synth_detail::product;
 using synth_detail::refs_of;
 
-/// A search state: the tiling, pending reductions and whether the permute was used.
+/// A search state: the tiling, pending reductions, whether the permute was used and
+/// whether a communicating step has run (then all_slice is closed: it would drop
+/// received elements, which G3a forbids).
 struct State {
   boost::container::small_vector<Factors, 4> dims;
   Factors reduce;  // sorted by (axis, pre), merged
   bool permuted = false;
+  bool received = false;
   bool operator==(const State&) const = default;
 };
 
@@ -48,13 +53,14 @@ struct Frame {
   Mesh src_mesh;
   Mesh dst_mesh;
   bool mesh_change = false;  // the device order differs: the permute is required
+  bool slice_after_receive = false;  // all_slice stays open after data is received
   DistType like;             // element type, global sizes and reduce op of the array
   State target;
   Factors pool;              // every factor of every axis, those the target leaves replicated first
   std::vector<int> size_one_axes;  // axes of size 1 the target tiles by
   double min_latency_us = 0;
   double max_bandwidth_gbps = 0;
-  /// Permutes the greedy synthesizer's plan takes: (state before, state after).
+  /// Permutes the seed plan takes: (state before, state after).
   std::vector<std::pair<State, State>> permute_hints;
   /// Memo of the permute search: per (dim, tile count), the target-derived dim lists.
   mutable std::unordered_map<uint64_t, std::vector<Factors>> permute_options;
@@ -78,4 +84,4 @@ State state_of(const DistType& type, const Mesh& mesh, bool permuted);
 /// The type of `s`.
 DistType type_of(const Frame& frame, const State& s);
 
-}  // namespace redist::optimal_detail
+}  // namespace redist::engine_detail

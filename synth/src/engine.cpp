@@ -1,0 +1,313 @@
+// The search engine (engine.hpp): A* over canonical states with the lower bound of
+// engine_bound.cpp (admissible; nodes are reopened when a cheaper path turns up), seeded
+// with the cheapest valid constructive plan as the upper bound. Goal states are noted
+// when generated, so a bounded run returns the best plan it has seen; when the least
+// estimate in the queue reaches the best plan's cost, that plan is proved optimal.
+
+#include "engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <unordered_map>
+
+#include "engine_moves.hpp"
+#include "redist/plan/typing.hpp"
+
+namespace redist::engine_detail {
+
+namespace {
+
+Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                 const DistType& dst, int64_t budget) {
+  Frame f;
+  for (const auto& axis : src_mesh.axes()) {
+    f.axis_sizes.push_back(axis.size);
+    f.classes.push_back(model.class_of(axis.name));
+  }
+  for (const auto& d : src.dims) f.globals.push_back(d.global);
+  f.elem_bytes = elem_bytes(src.elem);
+  f.budget_bytes = budget;
+  f.model = &model;
+  f.src_mesh = src_mesh;
+  f.dst_mesh = dst_mesh;
+  f.mesh_change = !(src_mesh == dst_mesh);
+  f.like = src;
+  if (!src.reduce_axes.empty()) f.like.reduce_op = src.reduce_op;
+  else f.like.reduce_op = dst.reduce_op;
+  f.target = state_of(canonical(dst, dst_mesh), dst_mesh, false);
+  for (const auto& region : free_regions(f, f.target)) append_sub_factors(region, f.pool);
+  for (int axis = 0; axis < static_cast<int>(f.axis_sizes.size()); ++axis) {
+    Factors all;
+    append_sub_factors(Factor{axis, 1, f.axis_sizes[static_cast<std::size_t>(axis)]}, all);
+    for (const auto& x : all)
+      if (std::find(f.pool.begin(), f.pool.end(), x) == f.pool.end()) f.pool.push_back(x);
+  }
+  for (const auto& d : f.target.dims)
+    for (const auto& x : d)
+      if (x.size == 1) f.size_one_axes.push_back(x.axis);
+  f.min_latency_us = std::min(model.intra.latency_us, model.inter.latency_us);
+  f.max_bandwidth_gbps = std::max(model.intra.bandwidth_gbps, model.inter.bandwidth_gbps);
+  return f;
+}
+
+struct Node {
+  State state;
+  double cost = 0;   // least modeled time found from the source
+  double bound = 0;  // lower_bound_us() of the state
+  int parent = -1;
+  Move move;
+};
+
+struct Entry {
+  double priority;  // cost + lower bound
+  int64_t order;    // insertion order
+  int node;
+  double cost;
+  /// Least priority first; on ties the costlier (nearer the target) first, then the
+  /// later inserted (deterministic), which walks plateaus of free slices depth first.
+  bool operator>(const Entry& o) const {
+    if (priority != o.priority) return priority > o.priority;
+    if (cost != o.cost) return cost < o.cost;
+    return order < o.order;
+  }
+};
+
+/// The step of `move` into `to` (a permute's target state).
+Step step_of(const Frame& frame, const Move& move, const State& to) {
+  switch (move.kind) {
+    case Move::Kind::slice: return Step(AllSlice{move.dim, refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::gather: return Step(AllGather{move.dim, refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::all_to_all: return Step(AllToAll{move.dim, move.dst, refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::reduce_scatter: return Step(ReduceScatter{move.dim, refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::all_reduce: return Step(AllReduce{refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::permute: break;
+  }
+  CollectivePermute p{type_of(frame, to), std::nullopt};
+  if (frame.mesh_change) p.to_mesh = frame.dst_mesh;
+  return Step(std::move(p));
+}
+
+/// The steps from the source to node `goal`, consecutive slices of one dim fused.
+std::vector<Step> steps_to(const Frame& frame, const std::vector<Node>& nodes, int goal) {
+  std::vector<int> path;
+  for (int n = goal; nodes[static_cast<std::size_t>(n)].parent >= 0; n = nodes[static_cast<std::size_t>(n)].parent)
+    path.push_back(n);
+  std::reverse(path.begin(), path.end());
+  std::vector<Step> steps;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const Node& node = nodes[static_cast<std::size_t>(path[i])];
+    Move move = node.move;
+    while (move.kind == Move::Kind::slice && i + 1 < path.size()) {
+      const Move& next = nodes[static_cast<std::size_t>(path[i + 1])].move;
+      if (next.kind != Move::Kind::slice || next.dim != move.dim) break;
+      move.axes.insert(move.axes.end(), next.axes.begin(), next.axes.end());
+      ++i;
+    }
+    steps.push_back(step_of(frame, move, nodes[static_cast<std::size_t>(path[i])].state));
+  }
+  return steps;
+}
+
+
+/// Relative slack under which two modeled times count as equal.
+bool cheaper(double a, double b) { return std::isinf(b) ? !std::isinf(a) : a < b - 1e-9 * std::max(1.0, b); }
+
+/// The state of `type` on `mesh` with the path flags.
+State flagged(const DistType& type, const Mesh& mesh, bool permuted, bool received) {
+  State s = state_of(canonical(type, mesh), mesh, permuted);
+  s.received = received;
+  return s;
+}
+
+/// `s` in canonical form: each dim's consecutive factors of one axis merged, the
+/// pending reductions sorted and merged.
+void canonicalize(State& s) {
+  for (auto& d : s.dims) merge(d);
+  std::sort(s.reduce.begin(), s.reduce.end(),
+            [](const Factor& a, const Factor& b) { return a.axis != b.axis ? a.axis < b.axis : a.pre < b.pre; });
+  merge(s.reduce);
+}
+
+/// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
+/// first) and its cost; its permutes become hints in `frame`.
+std::optional<std::pair<Plan, double>> best_seed(const CostModel& model, Frame& frame, const std::vector<Plan>& seeds,
+                                                 const BigInt& bound, const DistType& dst, const Mesh& dst_mesh,
+                                                 bool strict) {
+  std::optional<std::pair<Plan, double>> best;
+  for (const auto& seed : seeds) {
+    auto states = type_plan(seed);
+    if (!states || (strict && !slices_first(seed))) continue;
+    const TypedState& last = states->empty() ? TypedState{seed.mesh, seed.source} : states->back();
+    if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != canonical(dst, dst_mesh)) continue;
+    if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
+      continue;
+    auto cost = plan_cost(model, seed);
+    if (!cost) continue;
+    if (best && !cheaper(cost->time_us, best->second)) continue;
+    best.emplace(seed, cost->time_us);
+  }
+  if (!best) return best;
+  const Plan& plan = best->first;
+  auto states = type_plan(plan);
+  TypedState before{plan.mesh, plan.source};
+  bool permuted = false, received = false;
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    const TypedState& after = (*states)[k];
+    const bool permute = std::holds_alternative<CollectivePermute>(plan.steps[k].op);
+    if (permute)
+      frame.permute_hints.emplace_back(flagged(before.type, before.mesh, permuted, received),
+                                       flagged(after.type, after.mesh, true, true));
+    permuted = permuted || permute;
+    received = received || !std::holds_alternative<AllSlice>(plan.steps[k].op);
+    before = after;
+  }
+  return best;
+}
+
+}  // namespace
+
+bool slices_first(const Plan& plan) {
+  bool received = false;
+  for (const auto& step : plan.steps) {
+    const bool slice = std::holds_alternative<AllSlice>(step.op);
+    if (slice && received) return false;
+    received = received || !slice;
+  }
+  return true;
+}
+
+Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, const DistType& src,
+                                const Mesh& dst_mesh, const DistType& dst, const BigInt& bound,
+                                const std::vector<Plan>& seeds, const EngineLimits& limits) {
+  const int64_t budget = bound >= (BigInt(1) << 62) ? INT64_MAX : bound.convert_to<int64_t>();
+  Frame frame = make_frame(model, src_mesh, src, dst_mesh, dst, budget);
+  frame.slice_after_receive = limits.slice_after_receive;
+  EngineResult result;
+  double best = INFINITY;  // the upper bound: the best plan's modeled time
+  if (auto seed = best_seed(model, frame, seeds, bound, dst, dst_mesh, !limits.slice_after_receive)) {
+    result.plan = std::move(seed->first);
+    result.time_us = best = seed->second;
+  }
+
+  std::vector<Node> nodes;
+  std::unordered_map<State, int, StateHash> index;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
+  int64_t order = 0;
+  int goal = -1;  // the best goal state generated by the search, if it beats the seed
+  auto is_goal = [&](const State& s) {
+    return s.dims == frame.target.dims && s.reduce == frame.target.reduce && (s.permuted || !frame.mesh_change);
+  };
+  State written = state_of(src, src_mesh, false);
+  nodes.push_back(Node{flagged(src, src_mesh, false, false), 0, 0, -1, {}});
+  nodes[0].bound = lower_bound_us(frame, nodes[0].state);
+  index.emplace(nodes[0].state, 0);
+  if (is_goal(nodes[0].state)) {
+    best = 0;
+    goal = 0;
+  } else if (cheaper(nodes[0].bound, best)) {
+    open.push(Entry{nodes[0].bound, order++, 0, 0});
+  }
+  // Each state is held twice (node and index key); dims past the inline four and
+  // factors past the inline six spill to the heap.
+  const int64_t state_bytes =
+      2 * static_cast<int64_t>(sizeof(Node) + (src.rank() > 4 ? src.rank() * sizeof(Factors) : 0)) + 64;
+  const int64_t max_states = std::min(limits.max_states, limits.max_memory_bytes / state_bytes);
+  std::vector<Edge> edges;
+  auto clock = std::chrono::steady_clock::now();
+  auto last_report = clock;
+  while (!open.empty()) {
+    const Entry top = open.top();
+    if (!cheaper(top.priority, best)) break;  // nothing left can beat the best plan
+    open.pop();
+    const auto at = static_cast<std::size_t>(top.node);
+    if (top.cost > nodes[at].cost) continue;  // a cheaper path reached it since
+    if (result.expanded >= limits.max_expanded) {
+      result.stopped = "the search stopped after expanding " + std::to_string(limits.max_expanded) + " states";
+      break;
+    }
+    if (static_cast<int64_t>(nodes.size()) >= max_states) {
+      result.stopped = "the search stopped at its cap of " + std::to_string(max_states) + " states (" +
+                       std::to_string(limits.max_memory_bytes >> 20) + " MiB)";
+      break;
+    }
+    if (limits.deadline || limits.progress) {
+      clock = std::chrono::steady_clock::now();
+      if (limits.deadline && clock >= *limits.deadline) {
+        result.stopped = "the search reached its time limit";
+        break;
+      }
+      if (limits.progress && clock - last_report >= std::chrono::seconds(1)) {
+        limits.progress(result.expanded, static_cast<int64_t>(nodes.size()), std::isinf(best) ? -1.0 : best);
+        last_report = clock;
+      }
+    }
+    ++result.expanded;
+    edges.clear();
+    const State s = nodes[at].state;
+    if (at == 0 && !(written == s)) {
+      // The source as written: its steps must name suffixes of the written factors
+      // (x:(2)3 is no suffix of {x:(1)3,x:(3)2}); every type after a step is canonical.
+      append_collectives(frame, written, edges);
+      for (auto& e : edges) canonicalize(e.to);
+      if (!s.permuted) {
+        // A permute to the source's own tiling moves nothing and re-spells it canonically.
+        Edge respell;
+        respell.move.kind = Move::Kind::permute;
+        respell.to = s;
+        respell.to.permuted = true;
+        respell.time_us = frame.mesh_change ? permute_time_us(frame, s, free_regions(frame, s), respell.to) : 0;
+        respell.to.received = respell.time_us > 0;
+        if (!frame.mesh_change) edges.push_back(std::move(respell));
+      }
+    } else {
+      append_collectives(frame, s, edges);
+    }
+    append_permutes(frame, s, edges);
+    const double base = nodes[at].cost;
+    for (auto& e : edges) {
+      const double cost = base + e.time_us;
+      auto [it, fresh] = index.try_emplace(e.to, static_cast<int>(nodes.size()));
+      const int id = it->second;
+      if (fresh) {
+        const double bound_us = lower_bound_us(frame, e.to);
+        nodes.push_back(Node{std::move(e.to), cost, bound_us, top.node, std::move(e.move)});
+      } else {
+        Node& old = nodes[static_cast<std::size_t>(id)];
+        if (!cheaper(cost, old.cost)) continue;
+        old.cost = cost;
+        old.parent = top.node;
+        old.move = std::move(e.move);
+      }
+      const Node& node = nodes[static_cast<std::size_t>(id)];
+      if (is_goal(node.state)) {
+        if (cheaper(cost, best)) {
+          best = cost;
+          goal = id;
+        }
+        continue;
+      }
+      if (cheaper(cost + node.bound, best)) open.push(Entry{cost + node.bound, order++, id, cost});
+    }
+  }
+  result.generated = static_cast<int64_t>(nodes.size());
+  result.proved = result.stopped.empty();
+  if (goal >= 0) {
+    Plan plan{src_mesh, src, steps_to(frame, nodes, goal), dst};
+    auto cost = plan_cost(model, plan);
+    if (!cost)
+      return Error{Error::Kind::runtime, "internal: the searched plan does not type-check: " + cost.error().to_string(),
+                   Error::npos};
+    // The search prices states its own way; the plan's price must agree.
+    if (std::abs(cost->time_us - best) > 1e-9 * std::max(1.0, best))
+      return Error{Error::Kind::runtime,
+                   "internal: the search priced the plan at " + std::to_string(best) + " us, the model at " +
+                       std::to_string(cost->time_us) + " us",
+                   Error::npos};
+    result.plan = std::move(plan);
+    result.time_us = cost->time_us;
+  }
+  return result;
+}
+
+}  // namespace redist::engine_detail

@@ -1,0 +1,66 @@
+#pragma once
+// The one search engine of synthesis (docs/synthesis.md): a best-first (A*) search over
+// canonical factor-level states (engine_state.hpp), one successor generator over the
+// step set (engine_moves.hpp: all_slice, all_gather, all_to_all, reduce_scatter,
+// all_reduce, at most one collective_permute), priced by a CostModel, with an
+// admissible lower bound (engine_bound.cpp). It is seeded with constructive plans: the
+// cheapest valid one is the upper bound, so states that cannot beat it are never
+// queued, and once the queue's least estimate reaches it the seed is proved optimal.
+// synthesize() runs it with a small budget and keeps the best plan found in it;
+// optimal_plan() runs it to the end (or a cap, or a deadline).
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "redist/core/bigint.hpp"
+#include "redist/core/dist_type.hpp"
+#include "redist/core/mesh.hpp"
+#include "redist/core/result.hpp"
+#include "redist/plan/plan.hpp"
+#include "redist/synth/cost_model.hpp"
+
+namespace redist::engine_detail {
+
+/// Where the engine stops when it has not finished.
+struct EngineLimits {
+  int64_t max_expanded = 200'000;  // states expanded
+  int64_t max_states = 4'000'000;  // distinct states kept
+  int64_t max_memory_bytes = int64_t{1} << 30;  // estimated memory of the kept states
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  /// Called about once a second while the search runs: (expanded, states, best modeled
+  /// time so far or a negative number when none).
+  std::function<void(int64_t, int64_t, double)> progress;
+  /// Allow all_slice after received data (G3a then not guaranteed): only for pairs
+  /// that have no plan otherwise.
+  bool slice_after_receive = false;
+};
+
+/// What the engine found.
+struct EngineResult {
+  std::optional<Plan> plan;  // the cheapest plan found, target asserted; none if none was
+  double time_us = 0;        // plan_cost(model, *plan).time_us
+  bool proved = false;       // no plan in the step set is cheaper (or, without a plan: none exists)
+  std::string stopped;       // why the search stopped before finishing, empty when it finished
+  int64_t expanded = 0;
+  int64_t generated = 0;
+};
+
+/// True when no all_slice of `plan` follows a step that communicates: a slice after
+/// received data drops some of it (G3a). The engine keeps only such plans.
+bool slices_first(const Plan& plan);
+
+/// Runs the engine from `src` on `src_mesh` to `dst` on `dst_mesh` (validated, same
+/// axes, same array) with every step's result within `bound` bytes per device. `seeds`
+/// are candidate plans; those that type-check, end at the target, stay within the bound
+/// and slice first (unless limits allow otherwise) are priced and the cheapest is the starting upper bound (its
+/// permutes are also offered to the search). Errors only for internal inconsistencies
+/// (a plan that fails to type or to price as the search did).
+Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, const DistType& src,
+                                const Mesh& dst_mesh, const DistType& dst, const BigInt& bound,
+                                const std::vector<Plan>& seeds, const EngineLimits& limits);
+
+}  // namespace redist::engine_detail

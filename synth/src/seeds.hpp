@@ -1,0 +1,20 @@
+#pragma once
+// The constructive plans that seed the search engine (engine.hpp) with an upper bound:
+// the direct, count-matched and balanced builders of synth_builders.hpp, each a plan in
+// normal form built in microseconds, or nothing when its construction does not apply.
+
+#include <vector>
+
+#include "redist/plan/plan.hpp"
+#include "synth_moves.hpp"
+
+namespace redist::synth_detail {
+
+/// The builders' plans for `problem` (from `src` on `src_mesh` to `dst` on `dst_mesh`),
+/// target asserted, the direct plan first. When the direct plan slices first, has at
+/// most two all_to_alls and the device order stays, it is the only seed (it is what the
+/// others would refine). Unchecked: the engine keeps only those that are valid.
+std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mesh, const DistType& src,
+                                     const Mesh& dst_mesh, const DistType& dst);
+
+}  // namespace redist::synth_detail

@@ -1,0 +1,182 @@
+// `redist check --from-hlo`: XLA's own plan, imported and proved (check_hlo.hpp). The
+// steps are printed in their lowered form (explicit groups, pairs and offsets, as the
+// module has them), each with the HLO instruction it comes from and the type declared
+// after it; a counterexample is replayed on the module's own run (the importer's
+// interpreter) and said to be confirmed or not.
+
+#include "check_hlo.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "input.hpp"
+#include "redist/backends/hlo/import.hpp"
+#include "redist/core/bigint.hpp"
+#include "redist/verify/checker.hpp"
+
+namespace redist::cli {
+namespace {
+
+std::string ints_text(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+std::string groups_text(const GroupSpec& g) {
+  if (!g.table) return "axes=" + to_string(std::span<const AxisRef>(g.axes));
+  std::string s = "groups=[";
+  for (std::size_t i = 0; i < g.table->size(); ++i) s += (i ? "," : "") + ints_text((*g.table)[i]);
+  return s + "]";
+}
+
+/// One lowered step as text, e.g. `all_gather(dim=2, groups=[[0,2],[1,3]])`.
+std::string lowered_text(const LoweredOp& op) {
+  return std::visit(
+      [](const auto& s) -> std::string {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, LoweredSlice>) {
+          return "all_slice(dim=" + std::to_string(s.dim) + ", chunk=" + std::to_string(s.chunk) +
+                 (s.offsets ? ", offsets=" + ints_text(*s.offsets) : ", " + groups_text(s.group)) + ")";
+        } else if constexpr (std::is_same_v<T, LoweredGather>) {
+          return "all_gather(dim=" + std::to_string(s.dim) + ", " + groups_text(s.group) + ")";
+        } else if constexpr (std::is_same_v<T, LoweredAllToAll>) {
+          return "all_to_all(split=" + std::to_string(s.split_dim) + ", concat=" + std::to_string(s.concat_dim) + ", " +
+                 groups_text(s.group) + ")";
+        } else if constexpr (std::is_same_v<T, LoweredPermute>) {
+          std::string p = "collective_permute(pairs=[";
+          if (s.table)
+            for (std::size_t i = 0; i < s.table->size(); ++i)
+              p += (i ? "," : "") + std::string("(") + std::to_string((*s.table)[i].first) + "," +
+                   std::to_string((*s.table)[i].second) + ")";
+          return p + "])";
+        } else if constexpr (std::is_same_v<T, LoweredReduceScatter>) {
+          return "reduce_scatter(dim=" + std::to_string(s.dim) + ", " + groups_text(s.group) + ")";
+        } else {
+          return "all_reduce(" + groups_text(s.group) + ")";
+        }
+      },
+      op);
+}
+
+std::optional<std::string> read_text(const std::string& path) {
+  if (path == "-") return std::string{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// "confirmed" / "NOT confirmed" for a G1 counterexample replayed on the module's run.
+std::optional<bool> replay(const ImportedPlan& imported, const Counterexample& ce) {
+  if (ce.local_index.empty()) return std::nullopt;
+  const auto got = imported_global_at(imported, ce.device, ce.local_index);
+  if (!ce.actual_global) return !got.has_value() || got != ce.expected_global;
+  return got == *ce.actual_global && got != ce.expected_global;
+}
+
+const char* kProps[] = {"correct", "memory", "no_peak"};
+
+}  // namespace
+
+int run_check_hlo(const std::string& path, const VerifyArgs& args) {
+  const auto text = read_text(path);
+  if (!text) {
+    std::cerr << "redist: cannot read HLO file " << path << "\n";
+    return kExitBadInput;
+  }
+  auto imported = import_hlo(*text);
+  if (!imported) {
+    std::cerr << "redist: error in --from-hlo " << path << ": " << imported.error().message << "\n";
+    return kExitBadInput;
+  }
+  CheckOptions options;
+  if (args.budget) options.budget_bytes = BigInt(*args.budget);
+  options.timeout_ms = args.timeout_ms;
+  auto report = check_lowered(imported->plan, imported->target, options);
+  if (!report) {
+    std::cerr << "redist: the imported plan is malformed: " << report.error().to_string() << "\n";
+    return kExitBadInput;
+  }
+  const auto& plan = imported->plan;
+  const CheckReport& r = *report;
+  const PropertyResult* props[] = {&r.correct, &r.memory, &r.no_peak};
+  std::optional<bool> confirmed;
+  if (r.correct.counterexample) confirmed = replay(*imported, *r.correct.counterexample);
+  const std::string lb = r.lower_bound_bytes_max ? to_decimal(*r.lower_bound_bytes_max) : "unknown";
+  if (args.json) {
+    nlohmann::json out;
+    out["mesh"] = to_string(plan.source.mesh);
+    out["source"] = to_string(plan.source.type);
+    out["target"] = to_string(imported->target.type);
+    out["steps"] = nlohmann::json::array();
+    for (std::size_t k = 0; k < plan.steps.size(); ++k)
+      out["steps"].push_back({{"op", std::string(lowered_name(plan.steps[k].op))},
+                              {"lowered", lowered_text(plan.steps[k].op)},
+                              {"instruction", imported->origins[k]},
+                              {"after", to_string(plan.steps[k].after.type)},
+                              {"after_inferred", static_cast<bool>(imported->typed[k])}});
+    nlohmann::json v;
+    for (int i = 0; i < 3; ++i) {
+      v[kProps[i]] = verdict_name(props[i]->verdict);
+      if (props[i]->verdict == Verdict::unknown) v[std::string(kProps[i]) + "_detail"] = props[i]->detail;
+    }
+    v["transfers"] = transfers_name(r.transfers);
+    v["received_over_lower_bound"] = r.received_over_lower_bound;
+    v["recv_bytes_max"] = to_decimal(r.recv_bytes_max);
+    v["lower_bound_bytes_max"] = lb;
+    v["peak_local_bytes"] = to_decimal(r.peak_local_bytes);
+    v["bound_bytes"] = to_decimal(r.bound_bytes);
+    v["transient_peak_bytes"] = to_decimal(r.transient_peak_bytes);
+    for (int i = 0; i < 3; ++i)
+      if (props[i]->counterexample) {
+        const auto& c = *props[i]->counterexample;
+        v["counterexample"] = {{"property", kProps[i]}, {"device", c.device}, {"local_index", c.local_index},
+                               {"expected_global", c.expected_global},
+                               {"actual_global", c.actual_global ? nlohmann::json(*c.actual_global) : nlohmann::json()},
+                               {"step", c.step}, {"reason", c.reason}};
+        break;
+      }
+    if (confirmed) v["counterexample_confirmed"] = *confirmed;
+    v["solver_ms"] = r.solver_ms;
+    out["verdict"] = v;
+    std::cout << out.dump(2) << "\n";
+    return r.verified() ? 0 : 1;
+  }
+  std::cout << "# redist check --from-hlo " << path << ": " << plan.steps.size() << " step"
+            << (plan.steps.size() == 1 ? "" : "s") << " imported\n";
+  std::cout << "mesh " << to_string(plan.source.mesh) << "\nsource " << to_string(plan.source.type) << "\n";
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    std::cout << "# " << k + 1 << ". " << lowered_text(plan.steps[k].op) << "   <- " << imported->origins[k] << "\n";
+    std::cout << "#   -> " << to_string(plan.steps[k].after.type)
+              << (imported->typed[k] ? "" : "  (declared by shape: the buffer is no distributed type)") << "\n";
+  }
+  std::cout << "target " << to_string(imported->target.type) << "\n";
+  std::cout << "#\n# verdicts (Z3, " << static_cast<int64_t>(r.solver_ms + 0.5) << " ms):\n";
+  for (int i = 0; i < 3; ++i) {
+    std::string label = kProps[i];
+    label.resize(16, ' ');
+    std::cout << "#   " << label << verdict_name(props[i]->verdict);
+    if (props[i]->counterexample) {
+      std::cout << "\n#     counterexample: " << props[i]->counterexample->to_string();
+      if (i == 0 && confirmed)
+        std::cout << "\n#     replayed on the module: " << (*confirmed ? "confirmed" : "NOT confirmed");
+    } else if (!props[i]->detail.empty()) {
+      std::cout << ": " << props[i]->detail;
+    }
+    std::cout << "\n";
+    if (i == 1)
+      std::cout << "#     peak " << to_decimal(r.peak_local_bytes) << " of " << to_decimal(r.bound_bytes)
+                << " bytes per device; transient peak " << to_decimal(r.transient_peak_bytes) << "\n";
+  }
+  std::cout << "#   transfers       " << transfers_name(r.transfers) << "\n";
+  std::cout << "#     received " << to_decimal(r.recv_bytes_max) << " bytes per device (max), lower bound " << lb
+            << ", ratio " << r.received_over_lower_bound << "\n";
+  std::cout << "# " << (r.verified() ? "VERIFIED" : "NOT VERIFIED") << "\n";
+  return r.verified() ? 0 : 1;
+}
+
+}  // namespace redist::cli

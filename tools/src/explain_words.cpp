@@ -1,0 +1,227 @@
+// `redist explain` in words (explain.hpp). Blocks are global index boxes from the
+// reference semantics (shard_box); who sends to whom comes from the step's lowered
+// groups or permute pairs (the one lowering in plan/), so the words describe what
+// runs.
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "explain.hpp"
+#include "redist/core/semantics.hpp"
+#include "redist/plan/figures.hpp"
+#include "redist/plan/lowering.hpp"
+#include "redist/plan/plan_text.hpp"
+
+namespace redist::cli {
+namespace {
+
+using Box = std::vector<DimBox>;
+
+/// Where an axis factor sits in a type: dim `dim` at position `pos` among its axes, in
+/// the pending reduction, or replicated (dim -1).
+struct Place {
+  int dim = -1;
+  int pos = -1;
+  bool pending = false;
+};
+
+/// Per mesh axis, the factor boundaries either type uses (1 and the size included).
+std::map<std::string, std::vector<int64_t>> cuts(const Mesh& mesh, const DistType& a, const DistType& b) {
+  std::map<std::string, std::set<int64_t>> c;
+  for (const auto& ax : mesh.axes()) c[ax.name] = {1, ax.size};
+  for (const DistType* t : {&a, &b})
+    for (const auto& r : used_axes(*t)) c[r.name].insert({r.pre, r.pre * r.size});
+  std::map<std::string, std::vector<int64_t>> out;
+  for (auto& [n, s] : c) out[n] = {s.begin(), s.end()};
+  return out;
+}
+
+/// The factors (as references) `r` consists of between the boundaries `cut`.
+std::vector<AxisRef> factors(const AxisRef& r, const std::vector<int64_t>& cut, int64_t axis_size) {
+  std::vector<AxisRef> out;
+  for (std::size_t i = 0; i + 1 < cut.size(); ++i)
+    if (cut[i] >= r.pre && cut[i + 1] <= r.pre * r.size)
+      out.push_back(make_axis_ref(r.name, cut[i], cut[i + 1] / cut[i], axis_size));
+  return out;
+}
+
+std::map<std::string, Place> places(const Mesh& mesh, const DistType& t,
+                                    const std::map<std::string, std::vector<int64_t>>& cut) {
+  auto size_of = [&](const std::string& n) { return mesh.axis_size(*mesh.axis_index(n)); };
+  std::map<std::string, Place> out;
+  for (std::size_t i = 0; i < t.dims.size(); ++i) {
+    int pos = 0;
+    for (const auto& a : t.dims[i].axes)
+      for (const auto& f : factors(a, cut.at(a.name), size_of(a.name)))
+        out[to_string(f)] = {static_cast<int>(i), pos++, false};
+  }
+  for (const auto& a : t.reduce_axes)
+    for (const auto& f : factors(a, cut.at(a.name), size_of(a.name))) out[to_string(f)] = {-1, -1, true};
+  return out;
+}
+
+std::string where(const Place& p) {
+  if (p.pending) return "the pending reduction";
+  if (p.dim < 0) return "replicated";
+  return "dim " + std::to_string(p.dim);
+}
+
+std::string box_text(const Box& b) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < b.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(b[i].start) + ":" + std::to_string(b[i].start + b[i].size);
+  return s + "]";
+}
+
+bool empty(const Box& b) {
+  return std::any_of(b.begin(), b.end(), [](const DimBox& d) { return d.size <= 0; });
+}
+
+Box meet(const Box& a, const Box& b) {
+  Box out(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const int64_t lo = std::max(a[i].start, b[i].start);
+    const int64_t hi = std::min(a[i].start + a[i].size, b[i].start + b[i].size);
+    out[i] = {lo, std::max<int64_t>(0, hi - lo), 0};
+  }
+  return out;
+}
+
+bool contains(const Box& outer, const Box& inner) { return meet(outer, inner) == inner || empty(inner); }
+
+std::string coords_text(const Mesh& mesh, int64_t device) {
+  const auto c = mesh.coords_of_device(device);
+  std::string s;
+  for (std::size_t a = 0; a < c.size(); ++a) s += (a ? "," : "") + mesh.axes()[a].name + "=" + std::to_string(c[a]);
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> axis_moves(const Mesh& mesh, const DistType& before, const DistType& after) {
+  const auto cut = cuts(mesh, before, after);
+  const auto b = places(mesh, before, cut), a = places(mesh, after, cut);
+  std::vector<std::string> names;
+  for (const auto& [n, _] : b) names.push_back(n);
+  for (const auto& [n, _] : a)
+    if (!b.count(n)) names.push_back(n);
+  std::vector<std::string> out;
+  for (const auto& n : names) {
+    const Place pb = b.count(n) ? b.at(n) : Place{};
+    const Place pa = a.count(n) ? a.at(n) : Place{};
+    if (pb.dim == pa.dim && pb.pending == pa.pending) {
+      if (pb.dim >= 0 && pb.pos != pa.pos)
+        out.push_back(n + " stays in dim " + std::to_string(pb.dim) + " but moves from position " +
+                      std::to_string(pb.pos) + " to " + std::to_string(pa.pos) + " of its axes (a reorder)");
+      continue;
+    }
+    if (pb.dim >= 0 && pa.dim >= 0) {
+      out.push_back(n + " moves from dim " + std::to_string(pb.dim) + " to dim " + std::to_string(pa.dim));
+    } else if (pb.dim >= 0) {
+      out.push_back(n + " leaves dim " + std::to_string(pb.dim) + " (now " + where(pa) + "): the devices along " + n +
+                    " end up holding the same part of that dim");
+    } else if (pa.dim >= 0) {
+      out.push_back(n + " enters dim " + std::to_string(pa.dim) + " (was " + where(pb) + "): the devices along " + n +
+                    " split that dim between them");
+    } else {
+      out.push_back(n + " goes from " + where(pb) + " to " + where(pa));
+    }
+  }
+  return out;
+}
+
+std::string explain_words(const Plan& plan, const std::vector<TypedState>& states, int max_devices) {
+  std::ostringstream o;
+  const TypedState source{plan.mesh, plan.source};
+  o << "mesh " << to_string(plan.mesh) << "\n";
+  const auto figures = plan_figures(plan);
+  o << "source " << to_string(plan.source);
+  if (figures) o << "  (" << to_decimal(figures->source_local_bytes) << " bytes per device)";
+  o << "\n";
+  o << "target " << to_string(states.empty() ? plan.source : states.back().type);
+  if (figures)
+    o << "  (" << to_decimal(figures->target_local_bytes) << " bytes per device; the plan peaks at "
+      << to_decimal(figures->peak_local_bytes) << ", bound " << to_decimal(figures->bound_bytes) << ")";
+  o << "\n";
+  o << "blocks are global index ranges [start:end] per dim.\n";
+  if (plan.steps.empty()) o << "\nNothing moves: the source already is the target.\n";
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    const TypedState& before = k == 0 ? source : states[k - 1];
+    const TypedState& after = states[k];
+    const Step& step = plan.steps[k];
+    const StepFigures f = step_figures(before, after, step);
+    o << "\nstep " << k + 1 << ": " << to_string(step) << "\n";
+    o << "  " << to_string(before.type) << "  ->  " << to_string(after.type) << "\n";
+    const auto moves = axis_moves(before.mesh, before.type, after.type);
+    o << "  why: " << (moves.empty() ? std::string("the device order changes") : moves[0]);
+    for (std::size_t i = 1; i < moves.size(); ++i) o << "; " << moves[i];
+    o << "\n";
+    o << "  memory: " << to_decimal(f.local_bytes_before) << " -> " << to_decimal(f.local_bytes_after)
+      << " bytes per device (both alive during the step: "
+      << to_decimal(f.local_bytes_before + f.local_bytes_after) << "); each device sends up to "
+      << to_decimal(f.send_bytes_max) << " and receives up to " << to_decimal(f.recv_bytes_max) << " bytes";
+    if (f.group_size > 1 && !std::holds_alternative<CollectivePermute>(step.op))
+      o << " in groups of " << f.group_size;
+    o << "\n";
+    // Who exchanges with whom: the lowered groups, or the permute's pairs.
+    const int64_t n = before.mesh.num_devices();
+    std::vector<std::vector<int64_t>> peers(n);
+    if (std::holds_alternative<CollectivePermute>(step.op)) {
+      const DevicePairs pairs = step.pairs ? *step.pairs : permute_pairs(before, after);
+      for (const auto& [s, t] : pairs) peers[t].push_back(s), peers[s].push_back(t);
+    } else {
+      for (const auto& g : step_groups(before, step))
+        for (auto d : g) peers[d] = g;
+    }
+    const int64_t shown = std::min<int64_t>(n, max_devices);
+    for (int64_t d = 0; d < shown; ++d) {
+      const Box b = shard_box(before.mesh, before.type, before.mesh.coords_of_device(d));
+      const Box a = shard_box(after.mesh, after.type, after.mesh.coords_of_device(d));
+      o << "  device " << d << " (" << coords_text(before.mesh, d) << "): holds " << box_text(b);
+      const Box keep = meet(a, b);
+      if (empty(keep)) {
+        o << ", keeps nothing of it";
+      } else if (keep == b) {
+        o << ", keeps all of it";
+      } else {
+        o << ", keeps " << box_text(keep) << ", drops the rest";
+      }
+      std::vector<std::string> sends, recvs;
+      for (auto p : peers[d]) {
+        if (p == d) continue;
+        const Box pb = shard_box(before.mesh, before.type, before.mesh.coords_of_device(p));
+        const Box pa = shard_box(after.mesh, after.type, after.mesh.coords_of_device(p));
+        const Box out = meet(b, pa), in = meet(pb, a);
+        if (!empty(out) && !contains(pb, out)) sends.push_back(box_text(out) + " to " + std::to_string(p));
+        if (!empty(in) && !contains(b, in)) recvs.push_back(box_text(in) + " from " + std::to_string(p));
+      }
+      if (std::holds_alternative<CollectivePermute>(step.op)) {  // a permute moves whole buffers
+        sends.clear();
+        recvs.clear();
+        const DevicePairs pairs = step.pairs ? *step.pairs : permute_pairs(before, after);
+        for (const auto& [s, t] : pairs) {
+          if (s == t) continue;
+          if (s == d) sends.push_back(box_text(b) + " to " + std::to_string(t));
+          if (t == d)
+            recvs.push_back(box_text(shard_box(before.mesh, before.type, before.mesh.coords_of_device(s))) + " from " +
+                            std::to_string(s));
+        }
+      }
+      if (!sends.empty()) {
+        o << "; sends";
+        for (std::size_t i = 0; i < sends.size(); ++i) o << (i ? "," : "") << " " << sends[i];
+      }
+      if (!recvs.empty()) {
+        o << "; receives";
+        for (std::size_t i = 0; i < recvs.size(); ++i) o << (i ? "," : "") << " " << recvs[i];
+      }
+      o << "; now holds " << box_text(a) << "\n";
+    }
+    if (shown < n) o << "  (" << n - shown << " more devices; --max-devices N shows them)\n";
+  }
+  return o.str();
+}
+
+}  // namespace redist::cli
