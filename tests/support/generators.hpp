@@ -51,20 +51,36 @@ inline rc::Gen<Mesh> gen_mesh(MeshOptions opt = {}) {
 }
 
 /// The axis references a random type may use for `mesh`: each whole axis, or, for a
-/// composite size n = a * b, sometimes the sub-axes x:(1)a and x:(a)b.
+/// composite size n, sometimes sub-axes x:(1)a and x:(a)n/a at a RANDOM divisor a (so
+/// two types drawn independently, e.g. a source and a target, may cut an axis at
+/// boundaries that do not nest, like x:(1)2 and x:(1)3 on x:6), and sometimes a second
+/// cut of the minor piece.
 inline rc::Gen<std::vector<AxisRef>> gen_axis_pieces(const Mesh& mesh, bool sub_axes = true) {
   return rc::gen::exec([mesh, sub_axes] {
     std::vector<AxisRef> pieces;
+    auto divisors = [](int64_t n) {
+      std::vector<int64_t> out;
+      for (int64_t a = 2; a < n; ++a)
+        if (n % a == 0) out.push_back(a);
+      return out;
+    };
     for (const auto& axis : mesh.axes()) {
       if (axis.size == 1) continue;  // size-1 axes add nothing; still legal when named
-      int64_t split = 0;
-      for (int64_t a = 2; a < axis.size; ++a)
-        if (axis.size % a == 0) { split = a; break; }
-      if (sub_axes && split && *rc::gen::inRange(0, 3) == 0) {
-        pieces.push_back({axis.name, 1, split, true});
-        pieces.push_back({axis.name, split, axis.size / split, true});
-      } else {
+      const auto cuts = divisors(axis.size);
+      if (!sub_axes || cuts.empty() || *rc::gen::inRange(0, 3) != 0) {
         pieces.push_back({axis.name, 1, axis.size, false});
+        continue;
+      }
+      const int64_t a = cuts[static_cast<std::size_t>(*rc::gen::inRange<std::size_t>(0, cuts.size()))];
+      pieces.push_back({axis.name, 1, a, true});
+      const int64_t rest = axis.size / a;
+      const auto inner = divisors(rest);
+      if (!inner.empty() && *rc::gen::inRange(0, 3) == 0) {
+        const int64_t b = inner[static_cast<std::size_t>(*rc::gen::inRange<std::size_t>(0, inner.size()))];
+        pieces.push_back({axis.name, a, b, true});
+        pieces.push_back({axis.name, a * b, rest / b, true});
+      } else {
+        pieces.push_back({axis.name, a, rest, true});
       }
     }
     return pieces;

