@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, clang with ASan + UBSan) in build-fuzz/ and runs
 # each for a bounded time from its seed corpus (fuzz/seeds/<parser>/).
-#   scripts/fuzz.sh                  every target for 60 s (CI: 4 targets, 4 minutes)
+#   scripts/fuzz.sh                  every target for 60 s (CI: FUZZ_SECONDS=30, 6 targets)
 #   FUZZ_SECONDS=600 scripts/fuzz.sh a longer run (docs/results.md records one)
 #   FUZZ_RUNS=1000000 scripts/fuzz.sh  a fixed number of executions per target instead
 # Any crash, leak, UB report or input taking over 1 s fails the run (exit 1); the
@@ -18,7 +18,7 @@ if ! command -v "$CXX" > /dev/null; then
   exit 2
 fi
 
-targets=(mesh type plan cost_model)
+targets=(mesh type plan cost_model notation hlo_import)
 mkdir -p build-fuzz
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREDIST_FUZZ=ON \
   -DREDIST_TESTS=OFF -DREDIST_BENCH=OFF > build-fuzz/build.log 2>&1 || { cat build-fuzz/build.log >&2; exit 2; }

@@ -12,7 +12,8 @@ packages=(
   libbenchmark-dev
   libopenmpi-dev openmpi-bin
   libcli11-dev nlohmann-json3-dev
-  python3 python3-venv
+  python3 python3-venv python3-dev
+  clang-14 libclang-rt-14-dev
   python3-matplotlib
 )
 

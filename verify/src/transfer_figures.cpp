@@ -6,14 +6,19 @@
 
 #include "redist/plan/figures.hpp"
 #include "encoding.hpp"
+#include "solve.hpp"
 #include "step_relations.hpp"
 
 namespace redist::smt {
 
 namespace {
 
+/// Time limit of the permute query below; it answers in milliseconds in practice.
+constexpr unsigned kPermuteQueryMs = 2000;
+
 /// True when some device of the permute `step` receives from another device: a small
-/// query over a symbolic device, so its cost does not grow with the device count.
+/// query over a symbolic device, so its cost does not grow with the device count. An
+/// unknown answer (the time limit) counts as moving data, an upper bound on the bytes.
 bool permute_moves_data(const LoweredStep& step) {
   Query q;
   const LoweredPlan alone{step.before, {step}};
@@ -24,7 +29,7 @@ bool permute_moves_data(const LoweredStep& step) {
   for (const auto& group : q.groups())  // bounds and definitions, including relate()'s
     for (const auto& fact : group.second) solver.add(fact);
   solver.add(moves);
-  return solver.check() != z3::unsat;
+  return check_with_timeout(solver, kPermuteQueryMs).answer != z3::unsat;
 }
 
 /// Bytes one device receives in `step` (max over devices).

@@ -1,6 +1,5 @@
 // Fuzz entry point of the HLO importer: any bytes are parsed as an HLO module and
-// imported; the importer must return a plan or an error, never crash or hang. The
-// lead wires it (libFuzzer: -fsanitize=fuzzer,address, link redist_hlo_import).
+// imported; the importer must return a plan or an error, never crash or hang.
 
 #include <cstddef>
 #include <cstdint>
