@@ -7,6 +7,7 @@
 #   COMPONENTS (comma-separated, passed as -DREDIST_COMPONENTS), builds it, runs PROGRAM with
 #   PROGRAM_ARGS (under RUN, |-separated, when given) and checks that its output has
 #   every |-separated substring of EXPECT, and equals the output of IN_TREE when given.
+#   FLAGS, when given, are added to the compile and link flags (sanitized builds).
 #   With EXPECT_CONFIGURE_ERROR the configure must fail with that text instead.
 cmake_minimum_required(VERSION 3.25)
 
@@ -74,6 +75,9 @@ set(configure ${CMAKE_COMMAND} -S ${PROJECT} -B ${WORK} -G ${GENERATOR}
     -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE})
 if(LAUNCHER)
   list(APPEND configure -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+endif()
+if(FLAGS)
+  list(APPEND configure -DCMAKE_CXX_FLAGS=${FLAGS} -DCMAKE_EXE_LINKER_FLAGS=${FLAGS})
 endif()
 if(COMPONENTS)
   list(APPEND configure -DREDIST_COMPONENTS=${COMPONENTS})
