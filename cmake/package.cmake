@@ -22,6 +22,9 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/version.hpp.in
                ${REDIST_GENERATED_INCLUDE}/redist/core/version.hpp @ONLY)
 target_include_directories(redist_core PUBLIC $<BUILD_INTERFACE:${REDIST_GENERATED_INCLUDE}>)
 
+# Every library's headers are C++20; users get the standard through redist::core.
+target_compile_features(redist_core PUBLIC cxx_std_20)
+
 set(REDIST_PACKAGE_COMPONENTS "")   # names, in registration order
 set(REDIST_PACKAGE_TARGETS "")      # build targets to install
 set(REDIST_PACKAGE_HEADER_DIRS "")  # include/ folders to install
