@@ -1,9 +1,11 @@
 // The `redist` command: synthesize, prove and emit array redistributions.
 
 #include <iostream>
+#include <string>
 #include <string_view>
 
 #include "commands.hpp"
+#include "redist/core/version.hpp"
 #include "report.hpp"
 
 namespace {
@@ -33,6 +35,7 @@ int main(int argc, char** argv) {
       "4 internal error (docs/cli.md).",
       "redist"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "redist " + std::string(redist::version_string));
   int exit_code = 0;
   redist::cli::add_type_command(app, exit_code);
   redist::cli::add_plan_command(app, exit_code);

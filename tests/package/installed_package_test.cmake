@@ -1,0 +1,113 @@
+# The installed-package tests (tests/package/CMakeLists.txt), run with cmake -P.
+#
+# MODE=install: installs BUILD_DIR into PREFIX (emptied first) and checks what came out:
+#   the package config and version file, the headers (version.hpp with VERSION), no
+#   installed CMake file naming SOURCE_DIR or BUILD_DIR, and `bin/redist --version`.
+# MODE=consume: configures PROJECT in WORK (emptied first) against PREFIX alone with
+#   COMPONENTS (comma-separated, passed as -DREDIST_COMPONENTS), builds it, runs PROGRAM with
+#   PROGRAM_ARGS (under RUN, |-separated, when given) and checks that its output has
+#   every |-separated substring of EXPECT, and equals the output of IN_TREE when given.
+#   FLAGS, when given, are added to the compile and link flags (sanitized builds).
+#   With EXPECT_CONFIGURE_ERROR the configure must fail with that text instead.
+cmake_minimum_required(VERSION 3.25)
+
+function(run_checked what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+if(MODE STREQUAL "install")
+  file(REMOVE_RECURSE ${PREFIX})
+  run_checked("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX} --config ${BUILD_TYPE})
+  foreach(file lib/cmake/redist/redistConfig.cmake lib/cmake/redist/redistConfigVersion.cmake
+               lib/cmake/redist/redistTargets.cmake include/redist/core/version.hpp
+               include/redist/core/dist_type.hpp include/redist/plan/plan_text.hpp
+               include/redist/synth/synthesize.hpp include/redist/verify/checker.hpp
+               share/doc/redist/LICENSE share/doc/redist/THIRD_PARTY_NOTICES.md)
+    if(NOT EXISTS ${PREFIX}/${file})
+      message(FATAL_ERROR "not installed: ${file}")
+    endif()
+  endforeach()
+  file(READ ${PREFIX}/include/redist/core/version.hpp version_header)
+  string(FIND "${version_header}" "#define REDIST_VERSION_STRING \"${VERSION}\"" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "version.hpp does not define REDIST_VERSION_STRING \"${VERSION}\"")
+  endif()
+  file(GLOB libraries ${PREFIX}/lib/libredist_core.*)
+  if(NOT libraries)
+    message(FATAL_ERROR "not installed: lib/libredist_core")
+  endif()
+  file(GLOB_RECURSE headers LIST_DIRECTORIES false RELATIVE ${PREFIX}/include ${PREFIX}/include/*)
+  foreach(file IN LISTS headers)
+    if(NOT file MATCHES "^redist/[a-z_/]+\\.hpp$")
+      message(FATAL_ERROR "installed header outside the public include folders: ${file}")
+    endif()
+  endforeach()
+  file(GLOB cmake_files ${PREFIX}/lib/cmake/redist/*.cmake)
+  foreach(file IN LISTS cmake_files)
+    file(READ ${file} text)
+    foreach(tree ${SOURCE_DIR} ${BUILD_DIR})
+      string(FIND "${text}" "${tree}" at)
+      if(NOT at EQUAL -1)
+        message(FATAL_ERROR "${file} names the tree ${tree}: the package is not relocatable")
+      endif()
+    endforeach()
+  endforeach()
+  if(EXISTS ${PREFIX}/bin/redist)
+    run_checked("redist --version" ${PREFIX}/bin/redist --version)
+    if(NOT run_output STREQUAL "redist ${VERSION}\n")
+      message(FATAL_ERROR "redist --version printed '${run_output}', expected 'redist ${VERSION}'")
+    endif()
+  endif()
+  message(STATUS "installed into ${PREFIX}")
+  return()
+endif()
+
+if(NOT MODE STREQUAL "consume")
+  message(FATAL_ERROR "MODE must be install or consume")
+endif()
+file(REMOVE_RECURSE ${WORK})
+set(configure ${CMAKE_COMMAND} -S ${PROJECT} -B ${WORK} -G ${GENERATOR}
+    -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+    -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE})
+if(LAUNCHER)
+  list(APPEND configure -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+endif()
+if(FLAGS)
+  list(APPEND configure -DCMAKE_CXX_FLAGS=${FLAGS} -DCMAKE_EXE_LINKER_FLAGS=${FLAGS})
+endif()
+if(COMPONENTS)
+  list(APPEND configure -DREDIST_COMPONENTS=${COMPONENTS})
+endif()
+if(DEFINED EXPECT_CONFIGURE_ERROR)
+  execute_process(COMMAND ${configure} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(FIND "${out}${err}" "${EXPECT_CONFIGURE_ERROR}" at)
+  if(rc EQUAL 0 OR at EQUAL -1)
+    message(FATAL_ERROR "configure should fail with '${EXPECT_CONFIGURE_ERROR}' (exit ${rc}):\n${out}\n${err}")
+  endif()
+  message(STATUS "configure failed as expected: ${EXPECT_CONFIGURE_ERROR}")
+  return()
+endif()
+run_checked("configure ${PROJECT}" ${configure})
+run_checked("build ${PROJECT}" ${CMAKE_COMMAND} --build ${WORK} --config ${BUILD_TYPE})
+
+string(REPLACE "|" ";" run "${RUN}")
+run_checked("${PROGRAM}" ${run} ${WORK}/${PROGRAM} ${PROGRAM_ARGS})
+set(output "${run_output}")
+message(STATUS "${PROGRAM} printed:\n${output}")
+string(REPLACE "|" ";" expected "${EXPECT}")
+foreach(text IN LISTS expected)
+  string(FIND "${output}" "${text}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${PROGRAM}'s output lacks '${text}'")
+  endif()
+endforeach()
+if(IN_TREE)
+  run_checked("${IN_TREE}" ${IN_TREE} ${PROGRAM_ARGS})
+  if(NOT run_output STREQUAL output)
+    message(FATAL_ERROR "the in-tree build printed something else:\n${run_output}")
+  endif()
+endif()
