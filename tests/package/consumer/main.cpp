@@ -1,14 +1,16 @@
 // Uses every installed redist component on one reshard, so each library and what it
 // links (Boost, Z3, MPI) must resolve through the installed package: synthesize (synth),
-// print (plan), prove with certificates (verify, proofs), emit StableHLO (hlo) and an MPI
-// program (mpi_codegen) and, with REDIST_CONSUMER_MPI, run it with the MPI runtime (mpi)
-// on a one-device mesh. Usage: redist_consumer <certificate dir>.
+// print (plan), prove with certificates (verify, proofs), emit StableHLO (hlo), refuse a
+// module that is not HLO (hlo_import), emit an MPI program (mpi_codegen) and, with
+// REDIST_CONSUMER_MPI, run a plan with the MPI runtime (mpi) on a one-device mesh.
+// Usage: redist_consumer <certificate dir>.
 
 #include <cstring>
 #include <iostream>
 #include <string>
 
 #include "redist/backends/hlo/emit.hpp"
+#include "redist/backends/hlo/import.hpp"
 #include "redist/backends/mpi/codegen.hpp"
 #include "redist/core/version.hpp"
 #include "redist/plan/plan_text.hpp"
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
             << to_string(plan) << "verified: " << (report.verified() ? "yes" : "no") << "\n"
             << "certificates: " << certificates.size() << "\n"
             << "stablehlo all_to_all: " << (stablehlo.find("all_to_all") != std::string::npos ? "yes" : "no") << "\n"
+            << "hlo import refuses: " << (import_hlo("not a module") ? "no" : "yes") << "\n"
             << "mpi program main: " << (program.find("int main") != std::string::npos ? "yes" : "no") << "\n";
 #ifdef REDIST_CONSUMER_MPI
   // One rank, one device: the plan from f32[{x}4] to f32[4] keeps the four elements.
