@@ -201,9 +201,6 @@ Result<Mesh> parse_device_mesh(std::string_view text) {
     return parse_error(start, str(shape.size(), " mesh dims but ", names.size(), " names"));
   std::vector<MeshAxis> axes;
   for (std::size_t i = 0; i < shape.size(); ++i) axes.push_back({names.empty() ? str("dim", i) : names[i], shape[i]});
-  bool identity = true;
-  for (std::size_t i = 0; i < devices.size(); ++i) identity = identity && devices[i] == static_cast<int64_t>(i);
-  if (identity) devices.clear();
   auto mesh = Mesh::create(std::move(axes), std::move(devices));
   if (!mesh) return detail::at(mesh.error(), start);
   return std::move(*mesh);

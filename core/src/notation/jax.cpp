@@ -104,9 +104,6 @@ Result<Mesh> parse_jax_mesh(std::string_view text) {
     if (auto s = cur.expect(')', "to close the Mesh"); !s) return s.error();
   }
   if (auto s = cur.expect_end("the mesh"); !s) return s.error();
-  bool identity = true;
-  for (std::size_t i = 0; i < devices.size(); ++i) identity = identity && devices[i] == static_cast<int64_t>(i);
-  if (identity) devices.clear();
   auto mesh = Mesh::create(std::move(axes), std::move(devices));
   if (!mesh) return detail::at(mesh.error(), start);
   return std::move(*mesh);
