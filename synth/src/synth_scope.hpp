@@ -1,12 +1,26 @@
 #pragma once
 // The scope check shared by synthesis and the baselines.
 
+#include <optional>
+
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
 #include "redist/core/result.hpp"
 #include "synth_moves.hpp"
 
 namespace redist::synth_detail {
+
+/// Why synthesis cannot plan the pending reductions of `src` on `src_mesh` into `dst`
+/// on `dst_mesh`, if it cannot: either type invalid, different reduction ops, or a
+/// target reduction the source does not have (`invalid`); nothing when neither has one.
+std::optional<Error> reduction_error(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                                     const DistType& dst);
+
+/// True when `src` or `dst` has pending reductions.
+bool has_reductions(const DistType& src, const DistType& dst);
+
+/// `type` without pending reductions.
+DistType without_reductions(DistType type);
 
 /// The factor-level problem of resharding `src` on `src_mesh` to `dst` on `dst_mesh`,
 /// or the error that puts the pair out of scope: `invalid` for inputs that do not
