@@ -57,7 +57,7 @@ Result<Problem> make_problem(const Mesh& src_mesh, const DistType& src, const Me
                          " have different global shapes");
   if (!src.reduce_axes.empty() || !dst.reduce_axes.empty())
     return unsupported_error("pending reductions (" + to_string(src.reduce_axes.empty() ? dst : src) +
-                             ") are not synthesized yet");
+                             ") have no baseline plan (synthesize() plans them)");
   if (has_padding(src) || has_padding(dst))
     return unsupported_error("non-divisible dims (" + to_string(has_padding(src) ? src : dst) +
                              ") are not synthesized yet");

@@ -25,7 +25,8 @@ DistType without_reductions(DistType type);
 /// The factor-level problem of resharding `src` on `src_mesh` to `dst` on `dst_mesh`,
 /// or the error that puts the pair out of scope: `invalid` for inputs that do not
 /// validate or describe different arrays, `unsupported` for different mesh axes,
-/// pending reductions and non-divisible dims.
+/// pending reductions (synthesize() strips them first: only the baselines refuse them)
+/// and non-divisible dims.
 Result<Problem> make_problem(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                              const DistType& dst);
 
