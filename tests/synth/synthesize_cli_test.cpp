@@ -52,14 +52,31 @@ TEST(PlanCommand, JsonHasExactlyTheDocumentedKeys) {
   for (const auto& step : json["steps"]) {
     std::set<std::string> step_keys;
     for (const auto& [k, v] : step.items()) step_keys.insert(k);
-    EXPECT_EQ(step_keys, (std::set<std::string>{"op", "text", "type_after", "local_bytes_after", "send_bytes_max",
-                                                 "recv_bytes_max", "group_size"}));
+    EXPECT_EQ(step_keys, (std::set<std::string>{"op", "reduce_op", "text", "type_after", "local_bytes_after",
+                                                 "send_bytes_max", "recv_bytes_max", "group_size"}));
     EXPECT_TRUE(step["local_bytes_after"].is_string());
+    EXPECT_TRUE(step["reduce_op"].is_null());
   }
   EXPECT_EQ(json["peak_local_bytes"], "64");
   EXPECT_EQ(json["bound_bytes"], "64");
   EXPECT_EQ(json["source"], "f32[{x}16, {y}8]");
   EXPECT_EQ(json["target"], "f32[{y}16, {x}8]");
+}
+
+TEST(PlanCommand, JsonNamesTheReductionOperator) {
+  const auto r = run_redist("plan --mesh '{x:2, y:4}' 's32[8, 16] max{y}' 's32[8, {y}16]' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = nlohmann::json::parse(r.output);
+  int reducing = 0;
+  for (const auto& step : json["steps"]) {
+    if (step["op"] != "reduce_scatter" && step["op"] != "all_reduce") {
+      EXPECT_TRUE(step["reduce_op"].is_null());
+      continue;
+    }
+    EXPECT_EQ(step["reduce_op"], "max");
+    ++reducing;
+  }
+  EXPECT_EQ(reducing, 1);
 }
 
 TEST(PlanCommand, BaselinesPrintTheirPlans) {
