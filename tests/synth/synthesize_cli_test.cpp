@@ -79,6 +79,29 @@ TEST(PlanCommand, JsonNamesTheReductionOperator) {
   EXPECT_EQ(reducing, 1);
 }
 
+TEST(PlanCommand, BadReductionsExitTwoWithColumnAndReason) {
+  auto added = run_redist("plan --mesh '{x:2, y:2}' 'f32[8] sum{x}' 'f32[8] sum{x,y}'");
+  EXPECT_EQ(added.exit_code, 2);
+  EXPECT_EQ(added.output,
+            "redist: error in DST at column 14: the target adds a pending sum over y that the source does not have\n"
+            "  f32[8] sum{x,y}\n"
+            "               ^\n");
+  auto changed = run_redist("plan --mesh '{x:2, y:2}' 'f32[8] sum{x}' 'f32[8] max{x}'");
+  EXPECT_EQ(changed.exit_code, 2);
+  EXPECT_NE(changed.output.find("error in DST at column 8: the reduction op changes from sum to max"), std::string::npos)
+      << changed.output;
+  auto overlap = run_redist("plan --mesh '{x:2, y:2}' 'f32[{x}8] sum{x}' 'f32[8]'");
+  EXPECT_EQ(overlap.exit_code, 2);
+  EXPECT_NE(overlap.output.find("error in SRC at column 15: axis 'x' is used twice"), std::string::npos)
+      << overlap.output;
+  auto unknown = run_redist("plan --mesh '{x:2, y:2}' 'f32[8] sum{q}' 'f32[8]'");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("error in SRC at column 12: unknown axis 'q'"), std::string::npos) << unknown.output;
+  auto mixed = run_redist("plan --mesh '{x:2, y:2}' 'f32[8] sum{x} max{y}' 'f32[8]'");
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_NE(mixed.output.find("error in SRC at column 15"), std::string::npos) << mixed.output;
+}
+
 TEST(PlanCommand, BaselinesPrintTheirPlans) {
   const auto r = run_redist(std::string(kSwap) + " --baseline gather_then_slice");
   ASSERT_EQ(r.exit_code, 0) << r.output;
