@@ -1,9 +1,10 @@
 // LB(d): bytes of a device's target shard missing from its source shard, from the
-// shards' boxes per dim (reference semantics), never element by element. On one mesh,
-// when every dim's blocks nest (no padding, one block size divides the other), the max
-// and total come in closed form from classes of mesh digits (digit_classes.hpp), at a
-// cost independent of the device count; otherwise each tuple of the coordinates the
-// types use is visited once.
+// shards' boxes per dim (reference semantics), never element by element; with pending
+// reductions plus the device's even share of the reduction's transfers
+// (docs/cost_model.md "Lower bound with reductions"). On one mesh, when every dim's
+// blocks nest (no padding, one block size divides the other), the max and total come in
+// closed form from classes of mesh digits (digit_classes.hpp), at a cost independent of
+// the device count; otherwise each tuple of the coordinates the types use is visited once.
 
 #include <algorithm>
 
@@ -70,16 +71,52 @@ std::optional<LowerBound> nested_lower_bound(const Mesh& mesh, const DistType& s
   return lb;
 }
 
+bool same_factor(const AxisRef& a, const AxisRef& b) {
+  return a.name == b.name && a.pre == b.pre && a.size == b.size;
+}
+
+/// `type` without pending reductions.
+DistType dims_only(DistType type) {
+  type.reduce_axes.clear();
+  type.reduce_op = ReduceOp::sum;
+  return type;
+}
+
+/// Each device's even share of the transfers that the reductions `src` has and `dst`
+/// does not need: g-1 element transfers per reduced element (merging g summands held
+/// by g devices takes g-1 transfers), over the reduced value's elements (the global
+/// elements times the reductions `dst` keeps), divided by the device count, rounded
+/// down. 0 when nothing is reduced.
+BigInt reduction_share(const Mesh& mesh, const DistType& src, const DistType& dst) {
+  int64_t g = 1, kept = 1;
+  for (const auto& r : src.reduce_axes) {
+    const bool stays = std::any_of(dst.reduce_axes.begin(), dst.reduce_axes.end(),
+                                   [&](const AxisRef& k) { return same_factor(k, r); });
+    (stays ? kept : g) *= r.size;
+  }
+  if (g == 1) return 0;
+  return BigInt(g - 1) * global_elements(src) * kept * elem_bytes(src.elem) / mesh.num_devices();
+}
+
 }  // namespace
 
 BigInt device_lower_bound(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                           int64_t device) {
   const Coords sc = src_mesh.coords_of_device(device), dc = dst_mesh.coords_of_device(device);
-  return missing_elements(src_mesh, src, sc, dst_mesh, dst, dc) * elem_bytes(dst.elem);
+  return BigInt(missing_elements(src_mesh, src, sc, dst_mesh, dst, dc)) * elem_bytes(dst.elem) +
+         reduction_share(dst_mesh, src, dst);
 }
 
 std::optional<LowerBound> lower_bound(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                                       const DistType& dst) {
+  if (!src.reduce_axes.empty() || !dst.reduce_axes.empty()) {
+    auto lb = lower_bound(src_mesh, dims_only(src), dst_mesh, dims_only(dst));
+    if (!lb) return lb;
+    const BigInt share = reduction_share(dst_mesh, src, dst);
+    lb->max += share;
+    lb->total += share * dst_mesh.num_devices();
+    return lb;
+  }
   LowerBound lb;
   const int64_t bytes = elem_bytes(dst.elem);
   if (!(src_mesh == dst_mesh)) {

@@ -29,9 +29,7 @@ std::optional<Error> input_problem(const CostModel& model, const Mesh& src_mesh,
   bool same = src.elem == dst.elem && src.rank() == dst.rank();
   for (std::size_t d = 0; same && d < src.rank(); ++d) same = src.dims[d].global == dst.dims[d].global;
   if (!same) return invalid_error(to_string(src) + " and " + to_string(dst) + " describe different arrays");
-  if (!src.reduce_axes.empty() && !dst.reduce_axes.empty() && src.reduce_op != dst.reduce_op)
-    return invalid_error("the reduction op changes from " + std::string(reduce_op_name(src.reduce_op)) + " to " +
-                         std::string(reduce_op_name(dst.reduce_op)));
+  if (auto e = synth_detail::reduction_error(src_mesh, src, dst_mesh, dst)) return *e;
   if (global_elements(src) * elem_bytes(src.elem) >= kMaxArrayBytes)
     return unsupported_error("arrays of 2^62 bytes or more are not searched");
   return std::nullopt;
@@ -50,7 +48,9 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
                      to_decimal(src_bytes) + " and the target " + to_decimal(dst_bytes) + " bytes per device",
                  Error::npos};
   std::vector<Plan> seeds;
-  if (auto problem = synth_detail::make_problem(src_mesh, src, dst_mesh, dst))
+  if (synth_detail::has_reductions(src, dst))
+    seeds = synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst);
+  else if (auto problem = synth_detail::make_problem(src_mesh, src, dst_mesh, dst))
     seeds = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst);
   engine_detail::EngineLimits limits;
   limits.max_expanded = options.max_expanded;

@@ -18,4 +18,10 @@ namespace redist::synth_detail {
 std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mesh, const DistType& src,
                                      const Mesh& dst_mesh, const DistType& dst);
 
+/// The seeds of a pair with pending reductions (`dst`'s a subset of `src`'s, same op):
+/// a prefix of reduce_scatters / all_reduces (seeds_reduce.cpp), then the constructive
+/// plans of the rest. Unchecked, like constructive_seeds.
+std::vector<Plan> reduction_seeds(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                                  const DistType& dst);
+
 }  // namespace redist::synth_detail

@@ -1,5 +1,7 @@
 #include "synth_scope.hpp"
 
+#include <algorithm>
+
 namespace redist::synth_detail {
 
 namespace {
@@ -10,6 +12,33 @@ Error prefixed(Error e, const std::string& prefix) {
 }
 
 }  // namespace
+
+bool has_reductions(const DistType& src, const DistType& dst) {
+  return !src.reduce_axes.empty() || !dst.reduce_axes.empty();
+}
+
+DistType without_reductions(DistType type) {
+  type.reduce_axes.clear();
+  type.reduce_op = ReduceOp::sum;
+  return type;
+}
+
+std::optional<Error> reduction_error(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                                     const DistType& dst) {
+  if (!has_reductions(src, dst)) return std::nullopt;
+  if (auto s = validate(src, src_mesh); !s) return prefixed(s.error(), "source: ");
+  if (auto s = validate(dst, dst_mesh); !s) return prefixed(s.error(), "target: ");
+  if (!src.reduce_axes.empty() && !dst.reduce_axes.empty() && src.reduce_op != dst.reduce_op)
+    return invalid_error("the reduction op changes from " + std::string(reduce_op_name(src.reduce_op)) + " (" +
+                         to_string(src) + ") to " + std::string(reduce_op_name(dst.reduce_op)) + " (" +
+                         to_string(dst) + ")");
+  for (const auto& r : dst.reduce_axes)
+    if (std::find(src.reduce_axes.begin(), src.reduce_axes.end(), r) == src.reduce_axes.end())
+      return invalid_error("the target " + to_string(dst) + " has a pending " +
+                           std::string(reduce_op_name(dst.reduce_op)) + " over " + to_string(r) +
+                           " that the source " + to_string(src) + " does not have");
+  return std::nullopt;
+}
 
 Result<Problem> make_problem(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                              const DistType& dst) {
@@ -28,7 +57,7 @@ Result<Problem> make_problem(const Mesh& src_mesh, const DistType& src, const Me
                          " have different global shapes");
   if (!src.reduce_axes.empty() || !dst.reduce_axes.empty())
     return unsupported_error("pending reductions (" + to_string(src.reduce_axes.empty() ? dst : src) +
-                             ") are not synthesized yet");
+                             ") have no baseline plan (synthesize() plans them)");
   if (has_padding(src) || has_padding(dst))
     return unsupported_error("non-divisible dims (" + to_string(has_padding(src) ? src : dst) +
                              ") are not synthesized yet");

@@ -1,6 +1,8 @@
 #pragma once
 // The scope check shared by synthesis and the baselines.
 
+#include <optional>
+
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
 #include "redist/core/result.hpp"
@@ -8,10 +10,23 @@
 
 namespace redist::synth_detail {
 
+/// Why synthesis cannot plan the pending reductions of `src` on `src_mesh` into `dst`
+/// on `dst_mesh`, if it cannot: either type invalid, different reduction ops, or a
+/// target reduction the source does not have (`invalid`); nothing when neither has one.
+std::optional<Error> reduction_error(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                                     const DistType& dst);
+
+/// True when `src` or `dst` has pending reductions.
+bool has_reductions(const DistType& src, const DistType& dst);
+
+/// `type` without pending reductions.
+DistType without_reductions(DistType type);
+
 /// The factor-level problem of resharding `src` on `src_mesh` to `dst` on `dst_mesh`,
 /// or the error that puts the pair out of scope: `invalid` for inputs that do not
 /// validate or describe different arrays, `unsupported` for different mesh axes,
-/// pending reductions and non-divisible dims.
+/// pending reductions (synthesize() strips them first: only the baselines refuse them)
+/// and non-divisible dims.
 Result<Problem> make_problem(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                              const DistType& dst);
 

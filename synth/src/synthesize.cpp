@@ -22,7 +22,10 @@ constexpr int64_t kFallbackExpansions = 20'000;
 
 Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                         const SynthOptions& options) {
-  auto problem = synth_detail::make_problem(src_mesh, src, dst_mesh, dst);
+  if (auto e = synth_detail::reduction_error(src_mesh, src, dst_mesh, dst)) return *e;
+  const bool reducing = synth_detail::has_reductions(src, dst);
+  auto problem = synth_detail::make_problem(src_mesh, synth_detail::without_reductions(src), dst_mesh,
+                                            synth_detail::without_reductions(dst));
   if (!problem) return problem.error();
   const BigInt src_bytes = local_bytes(src), dst_bytes = local_bytes(dst);
   const BigInt least = std::max(src_bytes, dst_bytes);
@@ -36,7 +39,8 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   static const CostModel kDefaultModel = bytes_model();
   const CostModel& model = options.cost_model ? *options.cost_model : kDefaultModel;
   if (auto s = validate(model, src_mesh); !s) return s.error();
-  const auto seeds = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst);
+  const auto seeds = reducing ? synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst)
+                              : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst);
   engine_detail::EngineLimits limits;
   limits.max_expanded = options.max_expanded;
   auto found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);

@@ -18,9 +18,7 @@ using redist::Anchor;
 /// The anchors of the file at `path`; an error names the line that does not parse.
 Result<std::vector<Anchor>> read_anchors(const std::string& path);
 
-/// The plan the tests run for `anchor`: synthesize()'s, or for the cases outside the
-/// synthesizer's scope that a short hand-written plan covers (pending reductions), that
-/// plan. An error says why there is none.
+/// The plan the tests run for `anchor`: synthesize()'s. An error says why there is none.
 Result<Plan> anchor_plan(const Anchor& anchor);
 
 }  // namespace redist::mpi::testing

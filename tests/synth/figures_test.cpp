@@ -70,6 +70,29 @@ TEST(Figures, ReductionsMoveTheirRingShares) {
   EXPECT_EQ(g.steps[0].recv_bytes_max, 96);  // 2 * 3/4 of 64
 }
 
+TEST(Figures, LowerBoundOfAReductionIsItsShareOfTheMerges) {
+  // 16 elements, 4 summands each: 3 element transfers per element, 48 elements of
+  // 4 bytes over 4 devices = 48 bytes each; the reduce_scatter meets it.
+  const auto f = plan_figures(plan_from("mesh {z:4}\nsource f32[16] sum{z}\nreduce_scatter(dim=0, axes={z})\n")).value();
+  ASSERT_TRUE(f.lower_bound.has_value());
+  EXPECT_EQ(f.lower_bound->max, 48);
+  EXPECT_EQ(f.lower_bound->total, 192);
+  // Kept reductions multiply the elements: sum{y,z} -> {y}-sharded, z kept: 16 * 4
+  // elements, 1 transfer each, 4 bytes, over 8 devices = 32 bytes; nothing moves (the
+  // source holds every element), and the reduce_scatter over y meets it.
+  const auto g = plan_figures(plan_from("mesh {y:2, z:4}\nsource f32[16] sum{y,z}\nreduce_scatter(dim=0, axes={y})\n"
+                                        "target f32[{y}16] sum{z}\n")).value();
+  ASSERT_TRUE(g.lower_bound.has_value());
+  EXPECT_EQ(g.lower_bound->max, 32);
+  EXPECT_EQ(g.recv_bytes_max, 32);
+  // Moving adds LB_move: sum{z} -> {z}-sharded from a source sharded elsewhere.
+  const auto h = plan_figures(plan_from("mesh {y:2, z:2}\nsource f32[{y}8] sum{z}\nall_gather(dim=0, axes={y})\n"
+                                        "reduce_scatter(dim=0, axes={z})\n")).value();
+  // share 1 * 8 * 4 / 4 = 8; LB_move: device (y, z) needs block z of 2, holds block y:
+  // 16 bytes when y != z.
+  EXPECT_EQ(h.lower_bound->max, 8 + 16);
+}
+
 TEST(Figures, ByteCountsBeyondSixtyFourBitsAreExact) {
   // 2^62 f64 elements (2^65 bytes) on 65,536 devices, gathered everywhere.
   const auto f = plan_figures(plan_from("mesh {a:256, b:256}\nsource f64[{a}2147483648, {b}2147483648]\n"

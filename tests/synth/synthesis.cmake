@@ -22,6 +22,11 @@ redist_synthesis_test(synth_synthesize_tests
   LIBS redist_synth redist_verify nlohmann_json::nlohmann_json
   LABELS unit)
 
+redist_synthesis_test(synth_reduction_tests
+  SOURCES synthesize_reduction_test.cpp
+  LIBS redist_synth redist_verify
+  LABELS unit)
+
 redist_synthesis_test(synth_engine_property_tests
   SOURCES engine_property_test.cpp
   LIBS redist_synth redist_verify

@@ -54,14 +54,55 @@ TEST(PlanCommand, JsonHasExactlyTheDocumentedKeys) {
   for (const auto& step : json["steps"]) {
     std::set<std::string> step_keys;
     for (const auto& [k, v] : step.items()) step_keys.insert(k);
-    EXPECT_EQ(step_keys, (std::set<std::string>{"op", "text", "type_after", "local_bytes_after", "send_bytes_max",
-                                                 "recv_bytes_max", "group_size", "group_axes", "groups", "pairs"}));
+    EXPECT_EQ(step_keys, (std::set<std::string>{"op", "reduce_op", "text", "type_after", "local_bytes_after",
+                                                 "send_bytes_max", "recv_bytes_max", "group_size", "group_axes",
+                                                 "groups", "pairs"}));
     EXPECT_TRUE(step["local_bytes_after"].is_string());
+    EXPECT_TRUE(step["reduce_op"].is_null());
   }
   EXPECT_EQ(json["peak_local_bytes"], "64");
   EXPECT_EQ(json["bound_bytes"], "64");
   EXPECT_EQ(json["source"], "f32[{x}16, {y}8]");
   EXPECT_EQ(json["target"], "f32[{y}16, {x}8]");
+}
+
+TEST(PlanCommand, JsonNamesTheReductionOperator) {
+  const auto r = run_redist("plan --mesh '{x:2, y:4}' 's32[8, 16] max{y}' 's32[8, {y}16]' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = nlohmann::json::parse(r.output);
+  int reducing = 0;
+  for (const auto& step : json["steps"]) {
+    if (step["op"] != "reduce_scatter" && step["op"] != "all_reduce") {
+      EXPECT_TRUE(step["reduce_op"].is_null());
+      continue;
+    }
+    EXPECT_EQ(step["reduce_op"], "max");
+    ++reducing;
+  }
+  EXPECT_EQ(reducing, 1);
+}
+
+TEST(PlanCommand, BadReductionsExitTwoWithColumnAndReason) {
+  auto added = run_redist("plan --mesh '{x:2, y:2}' 'f32[8] sum{x}' 'f32[8] sum{x,y}'");
+  EXPECT_EQ(added.exit_code, 2);
+  EXPECT_EQ(added.output,
+            "redist: error in DST at column 14: the target adds a pending sum over y that the source does not have\n"
+            "  f32[8] sum{x,y}\n"
+            "               ^\n");
+  auto changed = run_redist("plan --mesh '{x:2, y:2}' 'f32[8] sum{x}' 'f32[8] max{x}'");
+  EXPECT_EQ(changed.exit_code, 2);
+  EXPECT_NE(changed.output.find("error in DST at column 8: the reduction op changes from sum to max"), std::string::npos)
+      << changed.output;
+  auto overlap = run_redist("plan --mesh '{x:2, y:2}' 'f32[{x}8] sum{x}' 'f32[8]'");
+  EXPECT_EQ(overlap.exit_code, 2);
+  EXPECT_NE(overlap.output.find("error in SRC at column 15: axis 'x' is used twice"), std::string::npos)
+      << overlap.output;
+  auto unknown = run_redist("plan --mesh '{x:2, y:2}' 'f32[8] sum{q}' 'f32[8]'");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("error in SRC at column 12: unknown axis 'q'"), std::string::npos) << unknown.output;
+  auto mixed = run_redist("plan --mesh '{x:2, y:2}' 'f32[8] sum{x} max{y}' 'f32[8]'");
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_NE(mixed.output.find("error in SRC at column 15"), std::string::npos) << mixed.output;
 }
 
 TEST(PlanCommand, BaselinesPrintTheirPlans) {

@@ -27,9 +27,9 @@ TEST(SynthesizeScope, NonDivisibleDimsAreUnsupported) {
                "unsupported: non-divisible");
 }
 
-TEST(SynthesizeScope, PendingReductionsAreUnsupported) {
-  expect_error(plan_of("{a:2, b:2, c:2}", "f32[16, 16] sum{a,b,c}", "f32[{b}16, 16]"), Error::Kind::unsupported,
-               "unsupported: pending reductions");
+TEST(SynthesizeScope, AddedPendingReductionsAreInvalid) {
+  expect_error(plan_of("{a:2, b:2}", "f32[16, 16] sum{a}", "f32[16, 16] sum{a,b}"), Error::Kind::invalid,
+               "does not have");
 }
 
 TEST(SynthesizeScope, MeshesWithOtherAxesAreUnsupported) {

@@ -134,7 +134,9 @@ TEST(CheckerHand, SwappedSummandsAreStillCorrect) {
   const auto r = check_text(
       "mesh {z:2}\nsource f32[4] sum{z}\ncollective_permute(to=f32[4] sum{z}, pairs=[(1, 0), (0, 1)])\n");
   EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
-  EXPECT_EQ(r.transfers, Transfers::unknown) << r.tight.detail;  // pending reductions: not measured
+  // Nothing is reduced (LB 0), yet every device receives its buffer: excess, shown.
+  EXPECT_EQ(r.transfers, Transfers::excess) << r.tight.detail;
+  ASSERT_TRUE(r.tight.counterexample.has_value());
 }
 
 TEST(CheckerHand, ReduceScatterIsProved) {
@@ -142,7 +144,33 @@ TEST(CheckerHand, ReduceScatterIsProved) {
   EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
   EXPECT_EQ(r.no_peak.verdict, Verdict::proved) << r.no_peak.detail;
   EXPECT_EQ(r.memory.verdict, Verdict::proved);
-  EXPECT_EQ(r.transfers, Transfers::unknown);  // LB does not count summands yet
+  // LB(d): 1 transfer per element of the 4-element sum, shared by 2 devices: 8 bytes,
+  // what the reduce_scatter receives.
+  EXPECT_EQ(r.transfers, Transfers::tight) << r.tight.detail;
+  EXPECT_TRUE(r.verified());
+  ASSERT_TRUE(r.lower_bound_bytes_max.has_value());
+  EXPECT_EQ(*r.lower_bound_bytes_max, 8);
+  EXPECT_EQ(r.recv_bytes_max, 8);
+}
+
+TEST(CheckerHand, AllReduceIsExcessAgainstTheReductionShare) {
+  const auto r = check_text("mesh {z:4}\nsource f32[16] sum{z}\nall_reduce(axes={z})\n");
+  EXPECT_EQ(r.transfers, Transfers::excess) << r.tight.detail;
+  EXPECT_NE(r.tight.detail.find("receive 96 bytes per device, the reductions' share of LB is 48"), std::string::npos)
+      << r.tight.detail;
+  EXPECT_TRUE(r.verified());
+}
+
+TEST(CheckerHand, ReduceScatterThenGatherIsTightOnlyInTheReduction) {
+  // sum{z} -> replicated by reduce_scatter + all_gather: the gather's elements are
+  // new to each device, the reduction receives its share; received = 2 * share.
+  const auto r = check_text(
+      "mesh {z:4}\nsource f32[16] sum{z}\nreduce_scatter(dim=0, axes={z})\nall_gather(dim=0, axes={z})\n");
+  EXPECT_EQ(r.transfers, Transfers::excess) << r.tight.detail;
+  const auto late = check_text(
+      "mesh {z:2, y:2}\nsource f32[{y}8] sum{z}\nall_gather(dim=0, axes={y})\nreduce_scatter(dim=0, axes={z})\n");
+  EXPECT_EQ(late.correct.verdict, Verdict::proved) << late.correct.detail;
+  EXPECT_EQ(late.transfers, Transfers::unknown) << late.tight.detail;  // reduces after moving
 }
 
 TEST(CheckerHand, IssueReduceScatterIsProved) {

@@ -23,7 +23,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--redist", required=True)
     parser.add_argument("--anchors", required=True)
-    parser.add_argument("--plans", required=True, help="folder of *.plan files")
+    parser.add_argument("--plans", default="", help="folder of *.plan files (none when empty)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=40, help="random cases")
     parser.add_argument("--min-planned", type=float, default=0.5,
@@ -32,7 +32,7 @@ def main() -> int:
     args = parser.parse_args()
 
     cases: list[tuple[str, str, Case]] = []
-    for path in sorted(glob.glob(os.path.join(args.plans, "*.plan"))):
+    for path in sorted(glob.glob(os.path.join(args.plans, "*.plan"))) if args.plans else []:
         cases.append(("plan", os.path.basename(path), plan_case(path)))
     for name, case in read_anchors(args.anchors, xla.NUM_CPU_DEVICES):
         cases.append(("anchor", name, case))

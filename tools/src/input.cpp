@@ -1,5 +1,6 @@
 #include "input.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 #include "notation_io.hpp"
@@ -30,6 +31,43 @@ std::optional<DistType> parse_type_arg(const std::string& text, const Mesh& mesh
   return std::move(*type);
 }
 
+namespace {
+
+/// Column of the reduction clause of `text` (its op name), or of `axis` inside it.
+std::size_t reduction_column(const std::string& text, const DistType& type, const AxisRef* axis) {
+  const std::size_t clause = text.rfind(std::string(reduce_op_name(type.reduce_op)) + "{");
+  if (clause == std::string::npos) return Error::npos;
+  if (!axis) return clause;
+  const std::size_t at = text.find(axis->name, clause);
+  return at == std::string::npos ? clause : at;
+}
+
+/// Reports a target reduction the source lacks, or a changed op, at its column in
+/// `dst_text` (synthesis refuses both too, without a column).
+bool reductions_fit(const DistType& src, const DistType& dst, const std::string& dst_text) {
+  if (!src.reduce_axes.empty() && !dst.reduce_axes.empty() && src.reduce_op != dst.reduce_op) {
+    report_error("DST", dst_text,
+                 invalid_error("the reduction op changes from " + std::string(reduce_op_name(src.reduce_op)) +
+                                   " to " + std::string(reduce_op_name(dst.reduce_op)),
+                               reduction_column(dst_text, dst, nullptr)));
+    return false;
+  }
+  for (const auto& r : dst.reduce_axes) {
+    const bool had = std::any_of(src.reduce_axes.begin(), src.reduce_axes.end(), [&](const AxisRef& s) {
+      return s.name == r.name && s.pre == r.pre && s.size == r.size;
+    });
+    if (had) continue;
+    report_error("DST", dst_text,
+                 invalid_error("the target adds a pending " + std::string(reduce_op_name(dst.reduce_op)) + " over " +
+                                   to_string(r) + " that the source does not have",
+                               reduction_column(dst_text, dst, &r)));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<ReshardArgs> parse_reshard_args(const std::string& mesh_text, const std::string& target_mesh_text,
                                               const std::string& src_text, const std::string& dst_text) {
   if (reading_other_notation() || mesh_text.empty())
@@ -42,6 +80,7 @@ std::optional<ReshardArgs> parse_reshard_args(const std::string& mesh_text, cons
   if (!src) return std::nullopt;
   auto dst = parse_type_arg(dst_text, *target_mesh, "DST");
   if (!dst) return std::nullopt;
+  if (!reductions_fit(*src, *dst, dst_text)) return std::nullopt;
   return ReshardArgs{std::move(*mesh), std::move(*target_mesh), std::move(*src), std::move(*dst)};
 }
 

@@ -107,7 +107,7 @@ CheckReport run_queries(const LoweredPlan& plan, const TypedState& target, const
   } else if (has_padding(plan.source.type) || has_padding(target.type)) {
     report.tight = not_posed("unsupported: transfers of padded types are not checked yet");
   } else if (reduction) {
-    report.tight = not_posed("unsupported: transfers of pending reductions are not checked yet");
+    report.tight = smt::prove_tight_reducing(plan, target, options);
   } else {
     report.tight = smt::prove_tight(plan, target, options);
   }
@@ -117,8 +117,8 @@ CheckReport run_queries(const LoweredPlan& plan, const TypedState& target, const
   // Tight means received(d) == LB(d) on every device, so the maxima agree and the
   // lower bound needs no count over devices (when received_bytes_max is exact).
   report.recv_bytes_max = smt::received_bytes_max(plan);
-  // LB(d) counts target elements, not summands: no figure for plans with reductions.
-  report.lower_bound_bytes_max = reduction ? std::nullopt
+  // With reductions LB(d) adds the reductions' share (plan/src/lower_bound.cpp).
+  report.lower_bound_bytes_max = reduction ? smt::lower_bound_max(plan, target)
                                  : report.transfers == Transfers::tight && smt::permute_count(plan) <= 1
                                      ? std::optional<BigInt>(report.recv_bytes_max)
                                      : smt::lower_bound_max(plan, target);

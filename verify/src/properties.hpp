@@ -31,4 +31,9 @@ PropertyResult prove_no_peak(const LoweredPlan& plan, const TypedState& target, 
 /// padding or pending reductions.
 PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, const CheckOptions& options);
 
+/// G3b for a plan with pending reductions (query_transfers_reduce.cpp): the reducing
+/// steps first, measured against the reductions' share of LB; the rest by prove_tight.
+/// Unknown when a reducing step follows another step.
+PropertyResult prove_tight_reducing(const LoweredPlan& plan, const TypedState& target, const CheckOptions& options);
+
 }  // namespace redist::smt

@@ -68,7 +68,10 @@ BigInt device_recv_bytes(const TypedState& before, const TypedState& after, cons
 Result<PlanFigures> plan_figures(const Plan& plan, std::optional<uint64_t> budget_bytes = {});
 
 /// LB(d) for physical device `device`: bytes of its shard of `dst` on `dst_mesh` not in
-/// its shard of `src` on `src_mesh` (box intersection per dim, padding excluded).
+/// its shard of `src` on `src_mesh` (box intersection per dim, padding excluded), plus,
+/// when `src` has pending reductions `dst` does not keep (g the product of their
+/// sizes), the device's even share of (g-1) element transfers per element of the
+/// reduced value (docs/cost_model.md "Lower bound with reductions").
 BigInt device_lower_bound(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                           int64_t device);
 
