@@ -51,6 +51,28 @@ TEST(SynthesizeScope, PaddedDimsGatheredWholeArePlanned) {
   expect_padded_gather_plan("{x:4, y:2}", "f32[{x}5, {y}7]", "f32[5, 7]", 2);  // two padded dims
 }
 
+TEST(SynthesizeScope, EverySizeGatheredWholeIsPlannedAndProved) {
+  // Every size 1..13 not divisible by the tiling (1 row on 8 devices included), with a
+  // divisible dim that stays tiled beside it.
+  struct Case {
+    const char *mesh, *axes, *kept;  // the padded dim's axes; dim 1's, kept in the target
+  };
+  const std::vector<Case> cases = {
+      {"{x:2, y:2}", "{x,y}", ""}, {"{x:3, y:2}", "{y,x}", ""}, {"{x:8}", "{x}", ""}, {"{x:4, y:2}", "{x}", "{y}"}};
+  int planned = 0;
+  for (const auto& [mesh, axes, kept] : cases) {
+    for (int n = 1; n <= 13; ++n) {
+      const std::string src = std::string("f32[") + axes + std::to_string(n) + ", " + kept + "6]";
+      const std::string dst = "f32[" + std::to_string(n) + ", " + kept + "6]";
+      const Mesh m = parse_mesh(mesh).value();
+      if (!has_padding(parse_type(src, m).value())) continue;
+      expect_padded_gather_plan(mesh, src.c_str(), dst.c_str(), 1);
+      ++planned;
+    }
+  }
+  EXPECT_GE(planned, 30);
+}
+
 TEST(SynthesizeScope, OtherNonDivisibleDimsAreUnsupported) {
   // Slicing into a padded dim, re-tiling one, or an all_to_all out of one: not yet.
   expect_error(plan_of("{x:4}", "f32[5, 8]", "f32[{x}5, 8]"), Error::Kind::unsupported, "unsupported: non-divisible");
