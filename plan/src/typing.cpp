@@ -49,6 +49,23 @@ Status check_unpadded(const DistType& type, int dim) {
   return Ok{};
 }
 
+/// Ok when gathering dim `dim` from tiling `before` to `after` is a concatenation of
+/// padded chunks followed by dropping the padding at the end (docs/notation.md, "Padded
+/// dims"): the gathered chunks, each ceil(N / tiles before) long, must start every
+/// result block where the result type puts it. True when nothing is padded, when the
+/// result is untiled (keep the first N), or when (gathered tiles) * (chunk) equals the
+/// result's local size; re-tiled padded blocks do not nest otherwise.
+Status check_gather_nests(const Dim& before, const Dim& after, int dim) {
+  const int64_t n = before.global, tiles = tile_count(before), rest = tile_count(after);
+  if (n % tiles == 0 || rest == 1) return Ok{};
+  const int64_t chunk = (n + tiles - 1) / tiles, result = (n + rest - 1) / rest;
+  if ((tiles / rest) * chunk == result) return Ok{};
+  return unsupported_error("dim " + num(dim) + " is padded (global " + num(n) + " over " + num(tiles) +
+                           " tiles) and its gathered chunks (" + num(tiles / rest) + " x " + num(chunk) +
+                           ") do not nest in the " + num(rest) + " result tiles of " + num(result) +
+                           "; only gathers to an untiled dim or nesting ones are supported");
+}
+
 /// Ok when `a` and `b` may coexist in one type; `where` says where `b` is used.
 Status check_compatible(const AxisRef& a, const AxisRef& b, const std::string& where) {
   if (compatible(a, b)) return Ok{};
@@ -136,12 +153,12 @@ class StepTyper {
 
   Result<TypedState> operator()(const AllGather& s) const {
     if (auto st = check_dim(type_, s.dim, "dim"); !st) return st.error();
-    if (auto st = check_unpadded(type_, s.dim); !st) return st.error();
     if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
     auto rest = strip_suffix(type_.dims[s.dim].axes, s.axes, AxisSizer{mesh_});
     if (!rest) return not_suffix(s.axes, s.dim);
     DistType t = type_;
     t.dims[s.dim].axes = std::move(*rest);
+    if (auto st = check_gather_nests(type_.dims[s.dim], t.dims[s.dim], s.dim); !st) return st.error();
     return finish(mesh_, std::move(t));
   }
 

@@ -72,8 +72,10 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
 
 void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
-    if (s.dims[d].empty() || !unpadded(frame, s, d)) continue;
+    if (s.dims[d].empty()) continue;
+    const bool padded = !unpadded(frame, s, d);
     for_each_suffix(s.dims[d], [&](const Factors& rest, const Factors& suffix) {
+      if (padded && !rest.empty()) return;  // a padded dim is only gathered whole (its chunks nest)
       Edge gather = edge_from(s, Move::Kind::gather, d, 0, suffix);
       gather.to.dims[d] = rest;
       const int64_t after = local_bytes(frame, gather.to);
@@ -81,6 +83,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
         gather.time_us = time_of(frame, CollectiveKind::all_gather, suffix, after);
         out.push_back(std::move(gather));
       }
+      if (padded) return;
       for (std::size_t d2 = 0; d2 < s.dims.size(); ++d2) {
         if (d2 == d || !unpadded(frame, s, d2)) continue;
         if (frame.globals[d2] % (product(s.dims[d2]) * product(suffix)) != 0) continue;

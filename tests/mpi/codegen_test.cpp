@@ -139,6 +139,14 @@ TEST(EmittedProgram, ReductionsAndDeviceOrders) {
   expect_ok(emit_compile_run(plan, "reductions_and_orders"), 8);
 }
 
+TEST(EmittedProgram, PaddedGathers) {
+  expect_ok(emit_compile_run(plan_of("mesh {x:2, y:2}\nsource f32[{x,y}5, 3]\nall_gather(dim=0, axes={x,y})\n"),
+                             "nested_uneven_gather"),
+            4);
+  expect_ok(emit_compile_run(plan_of("mesh {x:8}\nsource f32[3, {x}5]\nall_gather(dim=1, axes={x})\n"), "empty_shards"),
+            8);
+}
+
 TEST(EmittedProgram, FromTheCommandLine) {
   const auto cpp = work_dir() / "cli.cpp";
   const Outcome emitted = run_command(std::string(REDIST_CLI) +

@@ -168,6 +168,29 @@ TEST(MpiRuntime6, ThreeWayGroups) {
   expect_exact("mesh {x:2, y:3}\nsource f32[{x}12, 12]\ncollective_permute(to=f32[{x}12, 12], mesh={x:2, y:3} devices=[5,4,3,2,1,0])\n");
 }
 
+// Gathers of padded dims: the concatenated padded chunks, their padded tail dropped
+// (docs/notation.md, "Padded dims"); every real element compared.
+TEST(MpiRuntime8, PaddedGathers) {
+  REQUIRE_RANKS(8);
+  expect_exact("mesh {x:8}\nsource f32[{x}5, 4]\nall_gather(dim=0, axes={x})\ntarget f32[5, 4]\n");  // empty shards
+  expect_exact("mesh {x:8}\nsource f32[{x}50257, 4]\nall_gather(dim=0, axes={x})\ntarget f32[50257, 4]\n");
+  expect_exact("mesh {x:4, y:2}\nsource s64[3, {x,y}13, 2]\nall_gather(dim=1, axes={y})\nall_gather(dim=1, axes={x})\n");
+  expect_exact("mesh {x:2, y:4}\nsource f32[{x}3, {y}5, 7]\nall_gather(dim=1, axes={y})\n");
+}
+
+TEST(MpiRuntime6, PaddedGathers) {
+  REQUIRE_RANKS(6);
+  expect_exact("mesh {x:3, y:2}\nsource f32[{y}5, {x}7]\nall_gather(dim=1, axes={x})\ntarget f32[{y}5, 7]\n");
+  expect_exact("mesh {x:3, y:2}\nsource f32[{x,y}50257]\nall_gather(dim=0, axes={x,y})\n");
+}
+
+TEST(MpiRuntime4, PaddedGathers) {
+  REQUIRE_RANKS(4);
+  // The anchor nested_uneven_gather, and a minor-axis gather whose chunks nest.
+  expect_exact("mesh {x:2, y:2}\nsource f32[{x,y}5, 3]\nall_gather(dim=0, axes={x,y})\ntarget f32[5, 3]\n");
+  expect_exact("mesh {x:2, y:2}\nsource f32[{x,y}7, 3]\nall_gather(dim=0, axes={y})\ntarget f32[{x}7, 3]\n");
+}
+
 TEST(MpiRuntime4, SmallMeshes) {
   REQUIRE_RANKS(4);
   expect_exact("mesh {a:2, b:2}\nsource f32[{a}16, {b}16]\nall_to_all(src=0, dst=1, axes={a})\n"

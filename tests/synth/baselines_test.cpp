@@ -77,8 +77,8 @@ TEST(Baselines, XlaStyleReplicatesWhenSizesOnlyShareAGcd) {
 
 TEST(Baselines, ScopeErrorsAreThoseOfSynthesis) {
   const Mesh mesh = parse_mesh("{x:2, y:2}").value();
-  auto r = baseline_plan(Baseline::xla_style, mesh, parse_type("f32[{x,y}5, 3]", mesh).value(), mesh,
-                         parse_type("f32[5, 3]", mesh).value());
+  auto r = baseline_plan(Baseline::xla_style, mesh, parse_type("f32[5, 3]", mesh).value(), mesh,
+                         parse_type("f32[{x,y}5, 3]", mesh).value());  // slicing into a padded dim: not yet
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, Error::Kind::unsupported);
 }

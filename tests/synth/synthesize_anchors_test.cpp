@@ -20,14 +20,14 @@ TEST_P(Anchors, PlanIsCorrectBoundedAndInNormalForm) {
   const DistType src = parse_type(c.src, mesh).value();
   const DistType dst = parse_type(c.dst, target_mesh).value();
   auto plan = synthesize(mesh, src, target_mesh, dst);
-  if (has_padding(src) || has_padding(dst)) {
-    ASSERT_FALSE(plan.ok());
-    EXPECT_EQ(plan.error().kind, Error::Kind::unsupported);
-    EXPECT_EQ(plan.error().message.rfind("unsupported: ", 0), 0u) << plan.error().message;
-    return;
-  }
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
   EXPECT_TRUE(is_valley(*plan)) << to_string(*plan);
+  if (has_padding(src) || has_padding(dst)) {  // padded gathers send padding: no figure-by-element check
+    const auto data = run_plan(*plan, distribute(mesh, src));
+    ASSERT_TRUE(data.ok()) << data.error().to_string();
+    EXPECT_FALSE(compare(target_mesh, dst, *data)) << to_string(*plan);
+    return;
+  }
   const BigInt bound = std::max(local_bytes(src), local_bytes(dst));
   EXPECT_EQ(plan_problem(*plan, mesh, src, target_mesh, dst, bound), "");
 }

@@ -119,7 +119,7 @@ TEST(PlanCommand, BadInputExitsTwoWithThePosition) {
   EXPECT_EQ(run_redist("plan --mesh '{x:4' 'f32[16]' 'f32[16]'").exit_code, 2);
   EXPECT_EQ(run_redist(std::string(kSwap) + " --budget 12x").exit_code, 2);
   EXPECT_EQ(run_redist(std::string(kSwap) + " --baseline nope").exit_code, 2);
-  EXPECT_EQ(run_redist("plan --mesh '{x:2, y:2}' 'f32[{x,y}5, 3]' 'f32[5, 3]'").exit_code, 2);  // out of scope
+  EXPECT_EQ(run_redist("plan --mesh '{x:2, y:2}' 'f32[5, 3]' 'f32[{x,y}5, 3]'").exit_code, 2);  // out of scope
 }
 
 TEST(PlanCommand, NoPlanWithinTheBudgetExitsThree) {

@@ -156,9 +156,19 @@ TEST(SynthAllGather, RefusesBadArguments) {
   expect_error(refusal(kXY, "f32[{x}16]", AllGather{0, {sub("x", 2, 0)}}), kInvalid, "sub-axis x:(2)0 needs positive sizes");
 }
 
-TEST(SynthAllGather, RefusesAPaddedDim) {
+TEST(SynthAllGather, GathersAPaddedDimWhoseChunksNest) {
+  // To an untiled dim: the first 10 of the 4 x 3 padded chunks.
+  EXPECT_EQ(after(kXY, "f32[{x}10]", AllGather{0, {whole("x", 4)}}), "f32[10]");
+  EXPECT_EQ(after(kXY, "f32[{x,y}5, 3]", AllGather{0, {whole("x", 4), whole("y", 2)}}), "f32[5, 3]");
+  // 2 chunks of ceil(13/8) = 2 nest in ceil(13/4) = 4.
+  EXPECT_EQ(after(kXY, "f32[{x,y}13]", AllGather{0, {whole("y", 2)}}), "f32[{x}13]");
+}
+
+TEST(SynthAllGather, RefusesAPaddedDimWhoseChunksDoNotNest) {
+  // {x,y}12 holds 2 per device; x=0 would get 0-3 but {x}12 puts 0-2 there.
   expect_error(refusal(kXY, "f32[{x,y}12]", AllGather{0, {whole("y", 2)}}), kUnsupported,
-               "dim 0 is padded (global 12 over 8 tiles)");
+               "dim 0 is padded (global 12 over 8 tiles) and its gathered chunks (2 x 2) do not nest in the 4 "
+               "result tiles of 3");
 }
 
 // ---- all_to_all
@@ -411,9 +421,9 @@ TEST(SynthTypePlan, NamesTheFailingStep) {
 }
 
 TEST(SynthTypePlan, KeepsTheKindOfTheStepError) {
-  auto states = type_plan(plan_of("mesh {x:4}\nsource f32[{x}10]\nall_gather(dim=0, axes={x})\n"));
+  auto states = type_plan(plan_of("mesh {x:4, y:2}\nsource f32[{x,y}12]\nall_gather(dim=0, axes={y})\n"));
   ASSERT_FALSE(states.ok());
-  expect_error(states.error(), kUnsupported, "step 1 (all_gather(dim=0, axes={x})): unsupported: dim 0 is padded");
+  expect_error(states.error(), kUnsupported, "step 1 (all_gather(dim=0, axes={y})): unsupported: dim 0 is padded");
 }
 
 TEST(SynthTypePlan, ChecksTheTarget) {

@@ -221,6 +221,30 @@ TEST(CheckerHand, PaddedDimCarriedAlong) {
   EXPECT_NE(r.tight.detail.find("padded"), std::string::npos);
 }
 
+TEST(CheckerHand, PaddedGatherIsProved) {
+  // The anchor nested_uneven_gather: the padded chunks gathered, the padding dropped.
+  const auto r = check_text("mesh {x:2, y:2}\nsource f32[{x,y}5, 3]\nall_gather(dim=0, axes={x,y})\ntarget f32[5, 3]\n");
+  EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
+  EXPECT_EQ(r.memory.verdict, Verdict::proved) << r.memory.detail;
+  EXPECT_EQ(r.bound_bytes, 60);             // the target: 5 x 3 x 4 bytes
+  EXPECT_EQ(r.recv_bytes_max, 72);  // three padded 2x3 chunks, padding included
+  const auto nesting = check_text("mesh {x:2, y:2}\nsource f32[{x,y}7, 3]\nall_gather(dim=0, axes={y})\n");
+  EXPECT_EQ(nesting.correct.verdict, Verdict::proved) << nesting.correct.detail;
+}
+
+TEST(CheckerHand, PaddedGatherInTheWrongOrderIsRefutedAndConfirmed) {
+  // Members 0 and 2 swapped: global 4 (on device 2) lands where 0 belongs, padding at 4.
+  const char* text =
+      "mesh {x:2, y:2}\nsource f32[{x,y}5, 3]\nall_gather(dim=0, axes={x,y}, groups=[[2, 1, 0, 3]])\n"
+      "target f32[5, 3]\n";
+  const auto r = check_text(text);
+  ASSERT_EQ(r.correct.verdict, Verdict::refuted);
+  ASSERT_TRUE(r.correct.counterexample);
+  const auto& ce = *r.correct.counterexample;
+  const Plan plan = plan_of(text);
+  EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
+}
+
 TEST(CheckerHand, TimeoutIsUnknownNeverProved) {
   CheckOptions options;
   options.timeout_ms = 1;

@@ -103,6 +103,21 @@ TEST(VerifyPlan, RefusesAWrongTargetOrAnIllTypedStep) {
   EXPECT_FALSE(run_plan(plan, distribute(plan.mesh, plan.source)).ok());
 }
 
+TEST(VerifyPlan, PaddedGathersDropThePadding) {
+  // The anchor nested_uneven_gather: | 0 1 | 2 3 | 4 - | - - | keeps 0..4.
+  expect_plan_correct(plan_of("{x:2, y:2}", "f32[{x,y}5, 3]", {{AllGather{0, {axis("x", 2), axis("y", 2)}}}}),
+                      "f32[5, 3]");
+  // 5 rows on 8 devices: three shards are all padding.
+  expect_plan_correct(plan_of("{x:8}", "f32[{x}5, 4]", {{AllGather{0, {axis("x", 8)}}}}), "f32[5, 4]");
+  // Nesting chunks: 2 x ceil(7/4) = ceil(7/2); x=1 gets | 4 5 | 6 - |.
+  expect_plan_correct(plan_of("{x:2, y:2}", "f32[{x,y}7, 3]", {{AllGather{0, {axis("y", 2)}}}}), "f32[{x}7, 3]");
+  // A 3x2 mesh, dim 1 gathered while dim 0 stays padded.
+  expect_plan_correct(plan_of("{x:3, y:2}", "f32[{y}5, {x}7]", {{AllGather{1, {axis("x", 3)}}}}), "f32[{y}5, 7]");
+  // Gathered in two steps: minor axis first (nests: 2 x 2 = ceil(7/2)), then the rest.
+  expect_plan_correct(plan_of("{x:2, y:2}", "f32[{x,y}7]", {{AllGather{0, {axis("y", 2)}}}, {AllGather{0, {axis("x", 2)}}}}),
+                      "f32[7]");
+}
+
 TEST(VerifyPlan, EmptyPlanKeepsTheData) {
   const Plan plan = plan_of("{x:2}", "f32[{x}4]", {});
   const auto data = distribute(plan.mesh, plan.source);

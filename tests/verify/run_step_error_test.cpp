@@ -43,7 +43,14 @@ TEST(VerifyRunStep, RefusesDataThatDoesNotFitTheState) {
 
 TEST(VerifyRunStep, RefusesAPaddedDimItCannotRun) {
   const auto s = state_of("{x:2}", "f32[{x}5]");
-  EXPECT_FALSE(run_on(s, make_step(AllGather{0, {axis("x", 2)}})).ok());
+  EXPECT_FALSE(run_on(s, make_step(AllSlice{1, {axis("x", 2)}})).ok());  // no dim 1
+  // {x,y}5 gathered over y: x=0 would get 0-3 but {x}5 puts 0-2 there (no nesting).
+  const auto nested = state_of("{x:2, y:2}", "f32[{x,y}5]");
+  const auto refused = run_on(nested, make_step(AllGather{0, {axis("y", 2)}}));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("do not nest"), std::string::npos) << refused.error().message;
+  const auto padded_slice = state_of("{x:2, y:2}", "f32[{x}5, 4]");
+  EXPECT_FALSE(run_on(padded_slice, make_step(AllSlice{0, {axis("y", 2)}})).ok());  // not a local slice
 }
 
 TEST(VerifyRunStep, RefusesMalformedExplicitGroups) {

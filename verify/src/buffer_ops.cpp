@@ -41,6 +41,19 @@ LocalBuffer chunk_along(const LocalBuffer& buffer, std::size_t dim, int64_t coun
   return out;
 }
 
+LocalBuffer prefix_along(const LocalBuffer& buffer, std::size_t dim, int64_t size) {
+  const auto [outer, inner] = outer_inner(buffer.shape, dim);
+  const int64_t full = buffer.shape[dim];
+  LocalBuffer out{buffer.shape, {}};
+  out.shape[dim] = size;
+  out.values.reserve(static_cast<std::size_t>(outer * size * inner));
+  for (int64_t o = 0; o < outer; ++o) {
+    const auto first = buffer.values.begin() + o * full * inner;
+    out.values.insert(out.values.end(), first, first + size * inner);
+  }
+  return out;
+}
+
 LocalBuffer concat_along(std::span<const LocalBuffer* const> parts, std::size_t dim) {
   LocalBuffer out{parts.front()->shape, {}};
   out.shape[dim] = 0;

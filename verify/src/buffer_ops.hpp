@@ -22,6 +22,9 @@ bool next_index(std::vector<int64_t>& index, std::span<const int64_t> shape);
 /// multiple of `count`.
 LocalBuffer chunk_along(const LocalBuffer& buffer, std::size_t dim, int64_t count, int64_t j);
 
+/// The first `size` elements of `buffer` along `dim` (size <= shape[dim]).
+LocalBuffer prefix_along(const LocalBuffer& buffer, std::size_t dim, int64_t size);
+
 /// The buffers concatenated along `dim` in order; they must agree in every other dim.
 LocalBuffer concat_along(std::span<const LocalBuffer* const> parts, std::size_t dim);
 

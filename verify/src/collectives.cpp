@@ -33,10 +33,11 @@ MeshData all_slice(const DeviceGroups& groups, const MeshData& data, std::size_t
   return out;
 }
 
-MeshData all_gather(const DeviceGroups& groups, const MeshData& data, std::size_t dim) {
+MeshData all_gather(const DeviceGroups& groups, const MeshData& data, std::size_t dim, int64_t keep) {
   MeshData out(data.size());
   for (const auto& group : groups) {
-    const LocalBuffer gathered = concat_along(member_buffers(group, data), dim);
+    LocalBuffer gathered = concat_along(member_buffers(group, data), dim);
+    if (gathered.shape[dim] != keep) gathered = prefix_along(gathered, dim, keep);
     for (int64_t d : group) out[static_cast<std::size_t>(d)] = gathered;
   }
   return out;

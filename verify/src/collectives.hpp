@@ -14,8 +14,10 @@ namespace redist::interp {
 /// Every device keeps chunk i of its buffer along `dim`, i = its place in its group.
 MeshData all_slice(const DeviceGroups& groups, const MeshData& data, std::size_t dim);
 
-/// Every device gets its group's buffers concatenated along `dim` in member order.
-MeshData all_gather(const DeviceGroups& groups, const MeshData& data, std::size_t dim);
+/// Every device gets its group's buffers concatenated along `dim` in member order, of
+/// which it keeps the first `keep` elements along `dim` (less than the concatenation
+/// when the dim is padded: the tail is padding).
+MeshData all_gather(const DeviceGroups& groups, const MeshData& data, std::size_t dim, int64_t keep);
 
 /// Member j of each group splits its buffer along `dst_dim` into one chunk per member
 /// and sends chunk i to member i; member i concatenates what it receives along

@@ -1,6 +1,7 @@
 // run_step / run_plan: type-check a step, validate its lowering and the data, then move
 // the data by the collective's definition (collectives.cpp).
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -54,7 +55,8 @@ Status check_data(const TypedState& state, const MeshData& data) {
 }
 
 /// The local shape the collective of `op` makes from buffers of `shape` with groups of
-/// `g` members; nullopt when a dim it chunks is not a multiple of `g`.
+/// `g` members; nullopt when a dim it chunks is not a multiple of `g`. A gather makes
+/// the concatenation, which the result may shorten (a padded dim: see execute()).
 std::optional<std::vector<int64_t>> collective_shape(const StepOp& op, std::vector<int64_t> shape,
                                                      int64_t g) {
   auto split = [&](int dim) {
@@ -79,11 +81,13 @@ std::optional<std::vector<int64_t>> collective_shape(const StepOp& op, std::vect
 }
 
 /// Runs the collective of `op` on validated data with validated groups or pairs.
+/// A gather keeps the first `result_shape` elements of its concatenation.
 MeshData execute(const StepOp& op, const DeviceGroups& groups, const DevicePairs& pairs,
-                 const MeshData& data, ReduceOp reduce_op) {
+                 const MeshData& data, ReduceOp reduce_op, const std::vector<int64_t>& result_shape) {
   auto at = [](int dim) { return static_cast<std::size_t>(dim); };
   if (const auto* s = std::get_if<AllSlice>(&op)) return interp::all_slice(groups, data, at(s->dim));
-  if (const auto* s = std::get_if<AllGather>(&op)) return interp::all_gather(groups, data, at(s->dim));
+  if (const auto* s = std::get_if<AllGather>(&op))
+    return interp::all_gather(groups, data, at(s->dim), result_shape[at(s->dim)]);
   if (const auto* s = std::get_if<AllToAll>(&op))
     return interp::all_to_all(groups, data, at(s->src_dim), at(s->dst_dim));
   if (const auto* s = std::get_if<ReduceScatter>(&op))
@@ -123,14 +127,19 @@ Result<MeshData> run_step(const TypedState& before, const Step& step, const Mesh
   }
 
   const auto result_shape = local_shape(after->type);
-  const auto shape = collective_shape(step.op, local_shape(before.type), group_size);
+  auto shape = collective_shape(step.op, local_shape(before.type), group_size);
+  // A padded gather drops the tail of its concatenation (the typing rule checked it is padding).
+  if (const auto* g = std::get_if<AllGather>(&step.op); g && shape) {
+    auto& extent = (*shape)[static_cast<std::size_t>(g->dim)];
+    extent = std::min(extent, result_shape[static_cast<std::size_t>(g->dim)]);
+  }
   if (!shape || *shape != result_shape)
     return in_step(step.op,
                    unsupported_error("cannot run on " + to_string(before.type) + ": groups of " +
                                      std::to_string(group_size) + " do not turn local shape " +
                                      shape_text(local_shape(before.type)) + " into " +
                                      shape_text(result_shape) + " (padded dim)"));
-  return execute(step.op, groups, pairs, data, before.type.reduce_op);
+  return execute(step.op, groups, pairs, data, before.type.reduce_op, result_shape);
 }
 
 Result<MeshData> run_plan(const Plan& plan, MeshData data) {

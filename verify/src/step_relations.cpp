@@ -5,6 +5,7 @@
 
 #include "step_relations.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 #include "redist/core/dist_type.hpp"
@@ -152,7 +153,10 @@ std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step) {
         if constexpr (std::is_same_v<Op, LoweredSlice>) {
           shape[at(s.dim)] = s.chunk;
         } else if constexpr (std::is_same_v<Op, LoweredGather>) {
-          shape[at(s.dim)] *= s.group.size;
+          // The concatenation, of which the first L_after[dim] are kept (a padded tail
+          // dropped); whether only padding is dropped is G1's question, not this one.
+          const int64_t kept = local_shape(step.after.type)[at(s.dim)];
+          shape[at(s.dim)] = std::min(shape[at(s.dim)] * s.group.size, kept);
         } else if constexpr (std::is_same_v<Op, LoweredAllToAll>) {
           if (!split(s.split_dim, s.group.size)) return false;
           shape[at(s.concat_dim)] *= s.group.size;

@@ -27,7 +27,8 @@ z3::expr relate(Encoding& enc, const LoweredStep& step, const Location& before, 
 std::vector<z3::expr> stay_index(Encoding& enc, const LoweredStep& step, const Location& before);
 
 /// The local buffer shape the lowered collective of `step` produces from the declared
-/// shape before it; nullopt when a split does not divide evenly.
+/// shape before it (a gather keeps at most the declared extent of its concatenation);
+/// nullopt when a split does not divide evenly.
 std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step);
 
 /// True when the step moves data between devices (every kind but all_slice).

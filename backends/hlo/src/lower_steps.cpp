@@ -1,4 +1,5 @@
-// Step lowering: a slice -> dynamic-slice with offsets looked up by partition id; an
+// Step lowering: a slice -> dynamic-slice with offsets looked up by partition id; a
+// gather on a padded dim -> all-gather then a dynamic-slice dropping the padding; an
 // all-to-all between two dims -> reshape, all-to-all, transpose, reshape (as XLA does);
 // a permute -> one collective-permute per round of distinct sources.
 
@@ -22,10 +23,19 @@ ValueId lower(Builder& b, const LoweredStep& step, const LoweredSlice& slice, Va
   return b.add(DynamicSlice{}, std::move(operands), TensorType{step.after.type.elem, shape});
 }
 
+/// An all-gather; on a padded dim the concatenation is longer than the result's local
+/// size and a dynamic-slice at offset 0 drops its padded tail.
 ValueId lower(Builder& b, const LoweredStep& step, const LoweredGather& gather, ValueId value) {
   if (gather.group.size == 1) return value;
-  return b.add(AllGather{gather.dim, group_table(gather.group, step.before.mesh), b.next_channel()}, {value},
-               TensorType{step.after.type.elem, after_shape(step)});
+  const std::vector<int64_t> shape = after_shape(step);
+  std::vector<int64_t> gathered = local_shape(step.before.type);
+  gathered[static_cast<std::size_t>(gather.dim)] *= gather.group.size;
+  const ValueId all = b.add(AllGather{gather.dim, group_table(gather.group, step.before.mesh), b.next_channel()},
+                            {value}, TensorType{step.after.type.elem, gathered});
+  if (gathered == shape) return all;
+  std::vector<ValueId> operands{all};
+  for (std::size_t d = 0; d < shape.size(); ++d) operands.push_back(b.zero());
+  return b.add(DynamicSlice{}, std::move(operands), TensorType{step.after.type.elem, shape});
 }
 
 /// Split along split_dim, exchange, concatenate along concat_dim, through HLO's

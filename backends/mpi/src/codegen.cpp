@@ -169,7 +169,8 @@ class ProgramWriter {
         call = "kernels::all_slice(shard, " + view + ", " + std::to_string(s.chunk) + ", kOffset[rank], out)";
         break;
       case Kernel::all_gather:
-        call = "kernels::all_gather(" + group(s) + ".get(), shard, " + view + ", " + parts + ", out)";
+        call = "kernels::all_gather(" + group(s) + ".get(), shard, " + view + ", " + parts + ", " +
+               std::to_string(s.chunk) + ", out)";
         break;
       case Kernel::all_to_all:
         call = "kernels::all_to_all(" + group(s) + ".get(), shard, kShape, " + std::to_string(s.split_dim) + ", " +

@@ -70,6 +70,7 @@ struct Materializer {
   Status operator()(const LoweredGather& s) const {
     step.kernel = Kernel::all_gather;
     step.dim = s.dim;
+    step.chunk = local_shape(lowered.after.type)[static_cast<std::size_t>(s.dim)];  // drops a padded tail
     return groups(s.group);
   }
   Status operator()(const LoweredAllToAll& s) const {

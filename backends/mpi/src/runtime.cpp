@@ -60,7 +60,8 @@ struct Executor::State {
       case Kernel::all_slice:
         return kernels::all_slice(in, kernels::view_at(step.shape, step.dim, bytes), step.chunk, step.offset[r], out);
       case Kernel::all_gather:
-        return kernels::all_gather(group, in, kernels::view_at(step.shape, step.dim, bytes), step.parts, out);
+        return kernels::all_gather(group, in, kernels::view_at(step.shape, step.dim, bytes), step.parts, step.chunk,
+                                   out);
       case Kernel::all_to_all:
         return kernels::all_to_all(group, in, step.shape, step.split_dim, step.concat_dim, bytes, step.parts, out);
       case Kernel::permute:

@@ -45,7 +45,9 @@ struct LoweredSlice {
   bool operator==(const LoweredSlice&) const = default;
 };
 
-/// Every member gets the group's buffers concatenated along `dim` in member order.
+/// Every member gets the group's buffers concatenated along `dim` in member order, then
+/// keeps the first `after` local size of `dim` of it: when the dim is padded the
+/// concatenation is longer and its tail is padding (docs/notation.md, "Padded dims").
 struct LoweredGather {
   int dim = 0;
   GroupSpec group;

@@ -148,14 +148,18 @@ inline int all_slice(const Buffer& in, DimView v, int64_t chunk, int64_t offset,
 
 /// all_gather: concatenates the buffers of the `parts` members of `comm` (in rank order)
 /// along the dim `v` describes; a non-outermost dim is laid out by the receive datatype.
-/// Returns an MPI error code.
-inline int all_gather(MPI_Comm comm, const Buffer& in, DimView v, int64_t parts, Buffer& out) {
+/// Keeps the first `keep` entries of the concatenation along the dim: fewer than
+/// parts * extent when the dim is padded, whose tail is padding. Returns an MPI error code.
+inline int all_gather(MPI_Comm comm, const Buffer& in, DimView v, int64_t parts, int64_t keep, Buffer& out) {
   const int64_t block = v.extent * v.inner;
   Piece send, recv;
   if (int rc = send.describe(1, static_cast<int64_t>(in.size()), 0); rc != MPI_SUCCESS) return rc;
   if (int rc = recv.describe(v.outer, block, parts * block); rc != MPI_SUCCESS) return rc;
   out = Buffer(in.size() * static_cast<std::size_t>(parts));
-  return MPI_Allgather(in.data(), send.count(), send.type(), out.data(), recv.count(), recv.type(), comm);
+  const int rc = MPI_Allgather(in.data(), send.count(), send.type(), out.data(), recv.count(), recv.type(), comm);
+  if (rc != MPI_SUCCESS || keep == parts * v.extent) return rc;
+  Buffer gathered = std::move(out);
+  return all_slice(gathered, DimView{v.outer, parts * v.extent, v.inner}, keep, 0, out);
 }
 
 /// all_to_all: with `shape` the local shape before, splits `split_dim` into `parts`
