@@ -162,7 +162,8 @@ TEST(CliJson, PlanHasTheMeshVerifiedAndTablesPerStep) {
                     {"group_size", 2},
                     {"group_axes", {"x:(2)2"}},
                     {"groups", {{0, 2}, {1, 3}, {4, 6}, {5, 7}}},
-                    {"pairs", nullptr}};
+                    {"pairs", nullptr},
+                    {"reduce_op", nullptr}};
   EXPECT_EQ(j["steps"][0], a2a);
   const json permute = {{"op", "collective_permute"},
                         {"text", "collective_permute(to=f32[{y}16, {x}8])"},
@@ -173,7 +174,8 @@ TEST(CliJson, PlanHasTheMeshVerifiedAndTablesPerStep) {
                         {"group_size", 2},
                         {"group_axes", nullptr},
                         {"groups", nullptr},
-                        {"pairs", {{0, 0}, {4, 1}, {2, 2}, {6, 3}, {1, 4}, {5, 5}, {3, 6}, {7, 7}}}};
+                        {"pairs", {{0, 0}, {4, 1}, {2, 2}, {6, 3}, {1, 4}, {5, 5}, {3, 6}, {7, 7}}},
+                        {"reduce_op", nullptr}};
   EXPECT_EQ(j["steps"][1], permute);
 }
 
