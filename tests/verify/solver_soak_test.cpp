@@ -106,5 +106,24 @@ TEST(SolverSoak, EveryCheckReturnsWithinItsTimeout) {
               checks, queries, unknown, decided, worst_over_ms);
 }
 
+// Building the solver for a 1,024-device explicit table takes longer than a few ms, so
+// the time is used up before the check starts: the check must still get a limit of 0
+// (answer unknown at once), not the time left cast from a negative number (a limit of
+// 2^32 ms, a check that never returned).
+TEST(SolverSoak, TimeUsedUpBeforeTheCheckIsATimeout) {
+  auto plan = parse_plan(explicit_gather(32));
+  ASSERT_TRUE(plan) << plan.error().to_string();
+  for (unsigned t = 1; t <= 16; ++t) {
+    CheckOptions options;
+    options.timeout_ms = t;
+    const auto start = std::chrono::steady_clock::now();
+    auto report = check_plan(*plan, options);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(report) << report.error().to_string();
+    EXPECT_EQ(report->correct.verdict, Verdict::unknown) << "timeout " << t << " ms";
+    ASSERT_LT(ms, 4 * t + 1000.0) << "timeout " << t << " ms: the check took " << ms << " ms";
+  }
+}
+
 }  // namespace
 }  // namespace redist

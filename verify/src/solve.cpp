@@ -3,6 +3,7 @@
 #include "solve.hpp"
 #include "watchdog.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace redist::smt {
@@ -31,6 +32,10 @@ Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& 
   auto left_ms = [&] {
     return timeout_ms - std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   };
+  // The time left, scaled, as a check's limit; never negative: building a solver from a
+  // large query can itself use up the time (a negative double cast to unsigned was a
+  // limit of 2^32 ms: the soak test caught it as a check that did not return).
+  auto limit_ms = [&](double share) { return static_cast<unsigned>(std::max(0.0, left_ms() * share)); };
   bool undecided = false;
   unsigned first_case = 0;
   if (left_ms() >= 4) {  // The whole disjunction at once first: for a correct plan the
@@ -44,7 +49,7 @@ Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& 
       for (const auto& fact : group.second) solver.add(fact);
     solver.add(precondition);
     solver.add(z3::mk_or(cases));
-    const Checked checked = check_with_timeout(solver, static_cast<unsigned>(left_ms() / 4));
+    const Checked checked = check_with_timeout(solver, limit_ms(0.25));
     if (checked.answer == z3::unsat) first_case = cases.size();
   }
   for (unsigned c = first_case; c < cases.size() && !out.model; ++c) {
@@ -65,7 +70,7 @@ Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& 
         for (const auto& fact : group.second) solver.add(fact);
       solver.add(precondition);
       solver.add(cases[c]);
-      const Checked checked = check_with_timeout(solver, static_cast<unsigned>(last ? left : left / 2));
+      const Checked checked = check_with_timeout(solver, limit_ms(last ? 1.0 : 0.5));
       answer = checked.answer;
       if (answer == z3::sat) out.model = solver.get_model();
       if (answer == z3::unknown) out.reason = checked.reason;
