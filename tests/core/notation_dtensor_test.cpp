@@ -8,6 +8,7 @@
 #include "redist/core/notation/notation.hpp"
 #include "tests/core/notation_testing.hpp"
 #include "tests/support/generators.hpp"
+#include "tests/support/refusals.hpp"
 
 namespace redist {
 namespace {
@@ -125,12 +126,7 @@ TEST(NotationDtensor, ChecksTorchChunkAgainstThePaddedLayout) {
 TEST(NotationDtensor, RefusesWithReasonAndPosition) {
   const Mesh mesh = mesh_of("{dp:2, tp:4}");
   const ArrayShape shape{ElemType::f32, {16, 8}};
-  struct Bad {
-    const char* text;
-    std::size_t position;
-    const char* reason;
-  };
-  const Bad bad[] = {
+  const testing::Refusal bad[] = {
       {"[Shard(0)]", 0, "1 placements for a mesh of 2 dims"},
       {"[Partial(avg), Replicate()]", 9, "pending mean"},
       {"[Partial(sum), Partial(max)]", 1, "different reduce ops"},
@@ -143,12 +139,7 @@ TEST(NotationDtensor, RefusesWithReasonAndPosition) {
       {"[Shard(-1), Replicate()]", 7, "must be >= 0"},
       {"Shard(0)", 0, "expected '[' or '('"},
   };
-  for (const auto& b : bad) {
-    auto r = from_placements(b.text, shape, mesh);
-    ASSERT_FALSE(r.ok()) << b.text;
-    EXPECT_EQ(r.error().position, b.position) << b.text << ": " << r.error().to_string();
-    EXPECT_NE(r.error().message.find(b.reason), std::string::npos) << b.text << ": " << r.error().message;
-  }
+  testing::expect_refusals(bad, [&](const char* text) { return from_placements(text, shape, mesh); });
   const Mesh m4 = mesh_of("{x:4}");
   auto p = to_placements(type_of("f32[{x:(1)2}8]", m4), m4);
   ASSERT_FALSE(p.ok());

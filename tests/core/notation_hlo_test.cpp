@@ -7,6 +7,7 @@
 #include "redist/core/notation/notation.hpp"
 #include "tests/core/notation_testing.hpp"
 #include "tests/support/generators.hpp"
+#include "tests/support/refusals.hpp"
 
 namespace redist {
 namespace {
@@ -177,12 +178,7 @@ TEST(NotationHlo, RefusesWithReasonAndPosition) {
   const Mesh mesh = mesh_of("{x:4}");
   HloShardingOptions opt;
   opt.mesh = &mesh;
-  struct Bad {
-    const char* text;
-    std::size_t position;
-    const char* reason;
-  };
-  const Bad bad[] = {
+  const testing::Refusal bad[] = {
       {"{maximal device=3}", 1, "maximal sharding puts the whole array on one device"},
       {"{manual}", 1, "manual sharding"},
       {"{{replicated}, {replicated}}", 1, "tuple sharding"},
@@ -200,12 +196,7 @@ TEST(NotationHlo, RefusesWithReasonAndPosition) {
       {"devices=[4,1]<=[4]", 0, "expected '{'"},
       {"{devices=[4,1]<=[4] shard_as 1}", 20, "expected 'last_tile_dim_replicate'"},
   };
-  for (const auto& b : bad) {
-    auto r = from_hlo_sharding(b.text, shape({8, 8}), opt);
-    ASSERT_FALSE(r.ok()) << b.text;
-    EXPECT_EQ(r.error().position, b.position) << b.text << ": " << r.error().to_string();
-    EXPECT_NE(r.error().message.find(b.reason), std::string::npos) << b.text << ": " << r.error().message;
-  }
+  testing::expect_refusals(bad, [&](const char* text) { return from_hlo_sharding(text, shape({8, 8}), opt); });
   // Writing refuses pending reductions.
   const Mesh m2 = mesh_of("{x:2, y:2}");
   auto w = to_hlo_sharding(type_of("f32[{x}4] sum{y}", m2), m2);

@@ -7,6 +7,7 @@
 #include "redist/core/notation/notation.hpp"
 #include "tests/core/notation_testing.hpp"
 #include "tests/support/generators.hpp"
+#include "tests/support/refusals.hpp"
 
 namespace redist {
 namespace {
@@ -119,12 +120,7 @@ TEST(NotationJax, WritesSpecs) {
 TEST(NotationJax, RefusesWithReasonAndPosition) {
   const Mesh mesh = mesh_of("{x:2, y:4}");
   const ArrayShape shape{ElemType::f32, {8, 8}};
-  struct Bad {
-    const char* text;
-    std::size_t position;
-    const char* reason;
-  };
-  const Bad bad[] = {
+  const testing::Refusal bad[] = {
       {"P('x', 'y', None)", 12, "more entries than the array's rank 2"},
       {"P('q')", 2, "has no axis 'q'"},
       {"P('x', 'x')", 0, ""},
@@ -136,12 +132,7 @@ TEST(NotationJax, RefusesWithReasonAndPosition) {
       {"P('x') extra", 7, "unexpected text"},
       {"P('x, None)", 2, "unterminated"},
   };
-  for (const auto& b : bad) {
-    auto r = from_partition_spec(b.text, shape, mesh);
-    ASSERT_FALSE(r.ok()) << b.text;
-    EXPECT_EQ(r.error().position, b.position) << b.text << ": " << r.error().to_string();
-    EXPECT_NE(r.error().message.find(b.reason), std::string::npos) << b.text << ": " << r.error().message;
-  }
+  testing::expect_refusals(bad, [&](const char* text) { return from_partition_spec(text, shape, mesh); });
   EXPECT_FALSE(parse_jax_mesh("Mesh(axis_sizes=(2, 4), axis_names=('x',))").ok());
   EXPECT_FALSE(parse_jax_mesh("Mesh(axis_sizes=(2, 4))").ok());
   EXPECT_FALSE(parse_jax_mesh("Mesh('x': 0)").ok());

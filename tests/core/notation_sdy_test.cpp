@@ -7,6 +7,7 @@
 #include "redist/core/notation/notation.hpp"
 #include "tests/core/notation_testing.hpp"
 #include "tests/support/generators.hpp"
+#include "tests/support/refusals.hpp"
 
 namespace redist {
 namespace {
@@ -70,12 +71,7 @@ TEST(NotationSdy, MapsSpellingsToTypes) {
 TEST(NotationSdy, RefusesWithReasonAndPosition) {
   const Mesh mesh = mesh_of("{x:4, y:2}");
   const ArrayShape shape{ElemType::f32, {8, 8}};
-  struct Bad {
-    const char* text;
-    std::size_t position;
-    const char* reason;
-  };
-  const Bad bad[] = {
+  const testing::Refusal bad[] = {
       {"[{\"x\"}]", 0, "the sharding has 1 dims but the array has rank 2"},
       {"[{\"q\"}, {}]", 2, "has no axis 'q'"},
       {"[{\"x\":(1)3}, {}]", 2, ""},
@@ -86,12 +82,7 @@ TEST(NotationSdy, RefusesWithReasonAndPosition) {
       {"[{\"x\"}, {}], unreduced={\"y\"}, bogus={}", 30, "expected 'replicated=' or 'unreduced='"},
       {"<#sdy.mesh<[\"x\"=8]>, [{\"x\"}, {}]>", 1, "is not the mesh"},
   };
-  for (const auto& b : bad) {
-    auto r = from_sdy_sharding(b.text, shape, mesh);
-    ASSERT_FALSE(r.ok()) << b.text;
-    EXPECT_EQ(r.error().position, b.position) << b.text << ": " << r.error().to_string();
-    EXPECT_NE(r.error().message.find(b.reason), std::string::npos) << b.text << ": " << r.error().message;
-  }
+  testing::expect_refusals(bad, [&](const char* text) { return from_sdy_sharding(text, shape, mesh); });
   auto m = parse_sdy_mesh("<[], device_ids=[3]>");
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.error().message.find("maximal mesh"), std::string::npos);
