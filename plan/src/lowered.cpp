@@ -11,9 +11,32 @@ namespace redist {
 
 namespace {
 
-/// The group spec over `axes`, with the step's explicit groups if it has them.
-GroupSpec group_spec(const std::vector<AxisRef>& axes, const Step& step) {
-  return GroupSpec{axes, step.groups, product_of_sizes(axes)};
+/// Returns `groups` with its groups in order of their first member.
+DeviceGroups by_first_member(DeviceGroups groups) {
+  std::sort(groups.begin(), groups.end());
+  return groups;
+}
+
+/// The group spec over `axes`, with the step's explicit groups when they are not the
+/// groups `axes` define. A regular table (XLA's iota replica groups: the same groups,
+/// members in the same order, groups listed in any order) is the symbolic form, which
+/// the checker encodes without a table at any device count; the comparison here is the
+/// one trusted step of that (docs/checker.md "Explicit tables").
+GroupSpec group_spec(const Mesh& mesh, const std::vector<AxisRef>& axes, const Step& step) {
+  std::optional<DeviceGroups> table = step.groups;
+  if (table && by_first_member(*table) == by_first_member(device_groups(mesh, axes))) table.reset();
+  return GroupSpec{axes, std::move(table), product_of_sizes(axes)};
+}
+
+/// The step's explicit pairs unless they are the ones the types define (in any order).
+std::optional<DevicePairs> irregular_pairs(const LoweredPermute& symbolic, const TypedState& before,
+                                           const TypedState& after, const Step& step) {
+  if (!step.pairs) return std::nullopt;
+  DevicePairs given = *step.pairs, regular = pair_table(symbolic, before.mesh, after.mesh);
+  std::sort(given.begin(), given.end());
+  std::sort(regular.begin(), regular.end());
+  if (given == regular) return std::nullopt;
+  return step.pairs;
 }
 
 
@@ -25,20 +48,24 @@ struct Lowerer {
 
   LoweredOp operator()(const AllSlice& s) const {
     const int64_t chunk = local_size(after.type.dims[static_cast<std::size_t>(s.dim)]);
-    return LoweredSlice{s.dim, group_spec(s.axes, step), chunk, std::nullopt};
+    return LoweredSlice{s.dim, group_spec(before.mesh, s.axes, step), chunk, std::nullopt};
   }
-  LoweredOp operator()(const AllGather& s) const { return LoweredGather{s.dim, group_spec(s.axes, step)}; }
+  LoweredOp operator()(const AllGather& s) const {
+    return LoweredGather{s.dim, group_spec(before.mesh, s.axes, step)};
+  }
   LoweredOp operator()(const AllToAll& s) const {
-    return LoweredAllToAll{s.dst_dim, s.src_dim, group_spec(s.axes, step)};
+    return LoweredAllToAll{s.dst_dim, s.src_dim, group_spec(before.mesh, s.axes, step)};
   }
   LoweredOp operator()(const CollectivePermute&) const {
-    return LoweredPermute{permute_moves(before, after), step.pairs};
+    LoweredPermute symbolic{permute_moves(before, after), std::nullopt};
+    symbolic.table = irregular_pairs(symbolic, before, after, step);
+    return symbolic;
   }
   LoweredOp operator()(const ReduceScatter& s) const {
-    return LoweredReduceScatter{s.dim, group_spec(s.axes, step), before.type.reduce_op};
+    return LoweredReduceScatter{s.dim, group_spec(before.mesh, s.axes, step), before.type.reduce_op};
   }
   LoweredOp operator()(const AllReduce& s) const {
-    return LoweredAllReduce{group_spec(s.axes, step), before.type.reduce_op};
+    return LoweredAllReduce{group_spec(before.mesh, s.axes, step), before.type.reduce_op};
   }
 };
 
