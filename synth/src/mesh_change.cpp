@@ -1,8 +1,8 @@
 // Synthesis between meshes with other axes (see mesh_change.hpp).
 
-#include "mesh_change.hpp"
+#include "redist/synth/mesh_change.hpp"
 
-namespace redist::synth_detail {
+namespace redist {
 
 bool needs_refinement(const Mesh& src_mesh, const Mesh& dst_mesh) {
   return !src_mesh.same_axes(dst_mesh) || !src_mesh.compact() || !dst_mesh.compact();
@@ -18,4 +18,4 @@ Result<CostModel> refined_model(const CostModel& model, const Mesh& source_mesh,
   return out;
 }
 
-}  // namespace redist::synth_detail
+}  // namespace redist

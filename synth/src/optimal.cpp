@@ -6,7 +6,7 @@
 #include <chrono>
 
 #include "engine.hpp"
-#include "mesh_change.hpp"
+#include "redist/synth/mesh_change.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "seeds.hpp"
 #include "synth_scope.hpp"
@@ -40,10 +40,10 @@ std::optional<Error> input_problem(const CostModel& model, const Mesh& src_mesh,
 
 Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, const DistType& src,
                                  const Mesh& dst_mesh, const DistType& dst, const OptimalOptions& options) {
-  if (synth_detail::needs_refinement(src_mesh, dst_mesh)) {
+  if (needs_refinement(src_mesh, dst_mesh)) {
     auto refined = refine(src_mesh, src, dst_mesh, dst);
     if (!refined) return refined.error();
-    auto on_refined = synth_detail::refined_model(model, src_mesh, *refined);
+    auto on_refined = refined_model(model, src_mesh, *refined);
     if (!on_refined) return on_refined.error();
     return optimal_plan(*on_refined, refined->source_mesh, refined->source, refined->target_mesh, refined->target,
                         options);

@@ -5,7 +5,7 @@
 #include "redist/synth/synthesize.hpp"
 
 #include "engine.hpp"
-#include "mesh_change.hpp"
+#include "redist/synth/mesh_change.hpp"
 #include "redist/core/bigint.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "seeds.hpp"
@@ -23,11 +23,11 @@ constexpr int64_t kFallbackExpansions = 20'000;
 
 Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                         const SynthOptions& options) {
-  if (synth_detail::needs_refinement(src_mesh, dst_mesh)) {
+  if (needs_refinement(src_mesh, dst_mesh)) {
     auto refined = refine(src_mesh, src, dst_mesh, dst);
     if (!refined) return refined.error();
     static const CostModel kBytesModel = bytes_model();
-    auto model = synth_detail::refined_model(options.cost_model ? *options.cost_model : kBytesModel, src_mesh, *refined);
+    auto model = refined_model(options.cost_model ? *options.cost_model : kBytesModel, src_mesh, *refined);
     if (!model) return model.error();
     SynthOptions on_refined = options;
     on_refined.cost_model = &*model;

@@ -13,6 +13,7 @@
 
 #include "redist/core/refine.hpp"
 #include "redist/proofs/anchors.hpp"
+#include "redist/synth/mesh_change.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "redist/verify/checker.hpp"
 #include "redist/verify/interpreter.hpp"
@@ -121,6 +122,23 @@ TEST(MeshChange, WrongRewriteIsRefutedAndTheInterpreterAgrees) {
   // Another device order is refuted without a query.
   const Mesh reordered = parse_mesh("{a:2, b_0:2, y:2} devices=[1,0,2,3,4,5,6,7]").value();
   EXPECT_EQ(prove_rewrite(mesh, src, reordered, r->source).verdict, Verdict::refuted);
+}
+
+TEST(MeshChange, CostModelClassesFollowTheSourceAxes) {
+  const Mesh mesh = parse_mesh("{a:2, b:4}").value(), target_mesh = parse_mesh("{x:4, y:2}").value();
+  auto r = refine(mesh, parse_type("f32[{a}8, {b}8]", mesh).value(), target_mesh,
+                  parse_type("f32[{x}8, {y}8]", target_mesh).value());
+  ASSERT_TRUE(r.ok());
+  CostModel model;
+  model.axis_class["b"] = LinkClass::inter;
+  auto refined = refined_model(model, mesh, *r);
+  ASSERT_TRUE(refined.ok()) << refined.error().to_string();
+  EXPECT_EQ(refined->class_of("a"), LinkClass::intra);
+  EXPECT_EQ(refined->class_of("b_0"), LinkClass::inter);
+  EXPECT_EQ(refined->class_of("y"), LinkClass::inter);
+  EXPECT_EQ(refined->axis_class.size(), 2u);
+  model.axis_class["z"] = LinkClass::inter;
+  EXPECT_FALSE(refined_model(model, mesh, *r).ok());
 }
 
 TEST(MeshChange, OutOfScopeAndBadPairsAreRefused) {

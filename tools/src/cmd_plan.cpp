@@ -18,6 +18,7 @@
 #include "refinement_note.hpp"
 #include "redist/synth/baselines.hpp"
 #include "redist/synth/cost_model.hpp"
+#include "redist/synth/mesh_change.hpp"
 #include "redist/plan/figures.hpp"
 #include "redist/synth/optimal.hpp"
 #include "redist/plan/plan_text.hpp"
@@ -152,15 +153,19 @@ int run_plan(const PlanArgs& args) {
     return fail(kExitNoPlan, "the " + args.baseline + " plan peaks at " + to_decimal(figures->peak_local_bytes) +
                                  " bytes per device, over the budget of " + to_decimal(figures->bound_bytes),
                 "--budget");
-  const double time_us = plan_cost(*model, *plan)->time_us;
+  const auto refinement = refinement_of(*in);
+  // Other axes: the plan runs on the refined mesh, priced with the model moved onto it.
+  const auto plan_model = refinement ? refined_model(*model, mesh, *refinement) : Result<CostModel>(*model);
+  if (!plan_model) return fail(kExitBadInput, plan_model.error().to_string(), "--cost-model");
+  const double time_us = plan_cost(*plan_model, *plan)->time_us;
   if (args.json) {
     nlohmann::json json = json_header(kExitOk);
     json.update(plan_json(*plan, *states, *figures));
     json["modeled_time_us"] = time_us;
-    if (const auto refinement = refinement_of(*in)) json["refinement"] = refinement_json(*refinement);
+    if (refinement) json["refinement"] = refinement_json(*refinement);
     std::cout << json.dump(2) << "\n";
   } else {
-    if (const auto refinement = refinement_of(*in)) print_refinement(*refinement, std::cout);
+    if (refinement) print_refinement(*refinement, std::cout);
     print_text(*plan, *states, *figures,
                baseline ? "baseline " + args.baseline : args.optimal ? "optimal under the cost model" : "synthesized");
     print_plan_in_notation(*plan, std::cout);

@@ -9,7 +9,7 @@
 #include "redist/core/refine.hpp"
 #include "redist/synth/cost_model.hpp"
 
-namespace redist::synth_detail {
+namespace redist {
 
 /// True when the pair needs the rewrite: the meshes differ in their axes or are not
 /// both over devices 0..N-1.
@@ -20,4 +20,4 @@ bool needs_refinement(const Mesh& src_mesh, const Mesh& dst_mesh);
 /// Errors as validate(model, source_mesh).
 Result<CostModel> refined_model(const CostModel& model, const Mesh& source_mesh, const Refinement& refinement);
 
-}  // namespace redist::synth_detail
+}  // namespace redist
