@@ -33,6 +33,16 @@ TEST(MeshChangeCli, PlanNamesTheRefinementAndReadsBack) {
   EXPECT_TRUE(type_plan(*plan).ok());
 }
 
+TEST(MeshChangeCli, BaselinesRunOnTheRefinementToo) {
+  const auto r = run_redist("plan --baseline gather_then_slice " + kPair);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("# the meshes have other axes"), std::string::npos) << r.output;
+  auto plan = parse_plan(r.output);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string() << "\n" << r.output;
+  EXPECT_EQ(to_string(plan->mesh), "{a:2, b_0:2, y:2}");
+  EXPECT_EQ(step_name(plan->steps.front().op), "all_gather");
+}
+
 TEST(MeshChangeCli, JsonCarriesTheRefinement) {
   const auto r = run_redist("plan --json " + kPair, "", true);
   ASSERT_EQ(r.exit_code, 0) << r.output;

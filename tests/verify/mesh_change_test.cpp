@@ -1,9 +1,10 @@
 // Reshards between meshes with other axes over the same devices (docs/meshes.md): each
-// case of tests/data/mesh_changes.txt is synthesized on the common refinement, proved by the checker (G1-G3), its two
-// type rewrites proved by prove_rewrite, and run by the interpreter from the ORIGINAL
-// source placement to the ORIGINAL target placement with every element compared. The
-// rewrite proof and the comparison are shown able to fail: a wrong rewrite is refuted
-// with a device the interpreter confirms, and a changed element is caught.
+// case of tests/data/mesh_changes.txt is synthesized on the common refinement, proved
+// by the checker (G1-G3), its two type rewrites proved by prove_rewrite, and run by the
+// interpreter from the ORIGINAL source placement to the ORIGINAL target placement with
+// every element compared; the baselines run the same way. The rewrite proof and the
+// comparison are shown able to fail: a wrong rewrite is refuted with a device the
+// interpreter confirms, and a changed element is caught.
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 
 #include "redist/core/refine.hpp"
 #include "redist/proofs/anchors.hpp"
+#include "redist/synth/baselines.hpp"
 #include "redist/synth/mesh_change.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "redist/verify/checker.hpp"
@@ -86,6 +88,20 @@ TEST_P(MeshChange, PlansProvesAndRuns) {
       break;
     }
   EXPECT_TRUE(compare(target_mesh, dst, changed));
+  // The baselines go through the same refinement (no baseline plans pending reductions).
+  for (Baseline b : {Baseline::gather_then_slice, Baseline::xla_style}) {
+    auto baseline = baseline_plan(b, mesh, src, target_mesh, dst);
+    if (!src.reduce_axes.empty()) {
+      EXPECT_FALSE(baseline.ok());
+      continue;
+    }
+    ASSERT_TRUE(baseline.ok()) << baseline_name(b) << ": " << baseline.error().to_string();
+    EXPECT_EQ(baseline->mesh, r->source_mesh);
+    auto ran = run_plan(*baseline, distribute(mesh, src));
+    ASSERT_TRUE(ran.ok()) << baseline_name(b) << ": " << ran.error().to_string();
+    const auto wrong = compare(target_mesh, dst, *ran);
+    EXPECT_FALSE(wrong) << baseline_name(b) << ": " << wrong->to_string();
+  }
   std::cout << "  " << c.name << ": " << plan->steps.size() << " steps on " << to_string(plan->mesh)
             << ", transfers " << transfers_name(report->transfers) << "\n";
 }
