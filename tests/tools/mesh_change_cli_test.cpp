@@ -79,6 +79,8 @@ struct Bad {
   std::string args, message;
 };
 
+void PrintTo(const Bad& b, std::ostream* os) { *os << b.args; }
+
 class MeshChangeCliBad : public ::testing::TestWithParam<Bad> {};
 
 TEST_P(MeshChangeCliBad, ExitsTwoWithTheReason) {
