@@ -59,8 +59,9 @@ void add_prove_command(CLI::App& app, int& exit_code) {
       "G3b received bytes against the lower bound (tight or excess). Exit 0 when all are proved, 1 when any is "
       "refuted or unknown, 2 on bad input, 3 when no plan fits the budget.");
   cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}' (required but with --from hlo)");
-  cmd->add_option("--target-mesh", args->target_mesh, "Device mesh of DST when it differs: another device order, or other axes over the same devices "
-                  "(docs/meshes.md)");
+  cmd->add_option("--target-mesh", args->target_mesh,
+                  "Device mesh of DST when it differs: another device order, or other axes over the same "
+                  "devices (docs/meshes.md)");
   add_notation_options(*cmd);
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'")->required();
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();
