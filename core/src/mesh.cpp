@@ -1,6 +1,8 @@
 #include "redist/core/mesh.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <stdexcept>
 
 namespace redist {
 namespace {
@@ -32,20 +34,30 @@ Result<Mesh> Mesh::create(std::vector<MeshAxis> axes, std::vector<int64_t> devic
   if (!devices.empty()) {
     if (static_cast<int64_t>(devices.size()) != count)
       return invalid_error("devices=[...] lists " + std::to_string(devices.size()) + " devices but the mesh has " + std::to_string(count));
-    std::vector<int64_t> inverse(count, -1);
-    bool identity = true;
+    std::vector<std::pair<int64_t, int64_t>> sorted;
+    sorted.reserve(devices.size());
+    bool identity = true, compact = true;
     for (int64_t p = 0; p < count; ++p) {
       const int64_t d = devices[p];
-      if (d < 0 || d >= count)
-        return invalid_error("device id " + std::to_string(d) + " at index " + std::to_string(p) + " is outside 0.." + std::to_string(count - 1));
-      if (inverse[d] != -1)
-        return invalid_error("device id " + std::to_string(d) + " appears twice in devices=[...]");
-      inverse[d] = p;
+      if (d < 0 || d >= kMaxDevices)
+        return invalid_error("device id " + std::to_string(d) + " at index " + std::to_string(p) + " is outside 0..2^40-1");
+      sorted.emplace_back(d, p);
       identity = identity && d == p;
+    }
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+      if (i > 0 && sorted[i].first == sorted[i - 1].first)
+        return invalid_error("device id " + std::to_string(sorted[i].first) + " appears twice in devices=[...]");
+      compact = compact && sorted[i].first == static_cast<int64_t>(i);
     }
     if (!identity) {
       mesh.devices_ = std::move(devices);
-      mesh.inverse_devices_ = std::move(inverse);
+      if (compact) {
+        mesh.inverse_devices_.resize(static_cast<std::size_t>(count));
+        for (const auto& [d, p] : sorted) mesh.inverse_devices_[static_cast<std::size_t>(d)] = p;
+      } else {
+        mesh.sorted_ids_ = std::move(sorted);
+      }
     }
   }
   return mesh;
@@ -62,7 +74,32 @@ int64_t Mesh::device_at(int64_t position) const {
 }
 
 int64_t Mesh::position_of(int64_t device) const {
-  return inverse_devices_.empty() ? device : inverse_devices_[device];
+  if (sorted_ids_.empty()) {
+    if (device < 0 || device >= num_devices_)
+      throw std::out_of_range("the mesh " + to_string(*this) + " has no device " + std::to_string(device));
+    return inverse_devices_.empty() ? device : inverse_devices_[static_cast<std::size_t>(device)];
+  }
+  const auto it = std::lower_bound(sorted_ids_.begin(), sorted_ids_.end(), std::pair{device, int64_t{0}});
+  if (it == sorted_ids_.end() || it->first != device)
+    throw std::out_of_range("the mesh " + to_string(*this) + " has no device " + std::to_string(device));
+  return it->second;
+}
+
+bool Mesh::has_device(int64_t device) const {
+  if (sorted_ids_.empty()) return device >= 0 && device < num_devices_;
+  const auto it = std::lower_bound(sorted_ids_.begin(), sorted_ids_.end(), std::pair{device, int64_t{0}});
+  return it != sorted_ids_.end() && it->first == device;
+}
+
+std::vector<int64_t> Mesh::device_ids() const {
+  std::vector<int64_t> ids;
+  ids.reserve(static_cast<std::size_t>(num_devices_));
+  if (sorted_ids_.empty()) {
+    for (int64_t d = 0; d < num_devices_; ++d) ids.push_back(d);
+  } else {
+    for (const auto& entry : sorted_ids_) ids.push_back(entry.first);
+  }
+  return ids;
 }
 
 Coords Mesh::coords_of_position(int64_t position) const {

@@ -25,6 +25,13 @@ Error prefixed(Error error, const std::string& prefix) {
 }
 
 /// Ok when `axes` is non-empty and every reference is valid on `mesh`.
+/// Ok when `mesh` is over devices 0..N-1: plans run on compact meshes (docs/meshes.md).
+Status check_compact(const Mesh& mesh) {
+  if (mesh.compact()) return Ok{};
+  return unsupported_error("the mesh " + to_string(mesh) + " is over device ids other than 0.." +
+                           std::to_string(mesh.num_devices() - 1) + "; plans run on meshes over devices 0..N-1");
+}
+
 Status check_refs(const Mesh& mesh, const Axes& axes) {
   if (axes.empty()) return invalid_error("the step names no axes");
   for (const auto& a : axes)
@@ -181,6 +188,7 @@ class StepTyper {
 
   Result<TypedState> operator()(const CollectivePermute& s) const {
     const Mesh& mesh = s.to_mesh ? *s.to_mesh : mesh_;
+    if (auto st = check_compact(mesh); !st) return st.error();
     if (!mesh.same_axes(mesh_))
       return invalid_error("the new mesh " + to_string(mesh) + " does not have the axes of the current mesh " +
                            to_string(mesh_));
@@ -250,12 +258,14 @@ class StepTyper {
 }  // namespace
 
 Result<TypedState> apply_step(const TypedState& before, const Step& step) {
+  if (auto st = check_compact(before.mesh); !st) return st.error();
   if (auto st = validate(before.type, before.mesh); !st) return prefixed(st.error(), "the type before the step: ");
   if (auto st = check_lowering(step, before.mesh); !st) return st.error();
   return std::visit(StepTyper(before), step.op);
 }
 
 Result<std::vector<TypedState>> type_plan(const Plan& plan) {
+  if (auto st = check_compact(plan.mesh); !st) return st.error();
   if (auto st = validate(plan.source, plan.mesh); !st) return prefixed(st.error(), "source: ");
   std::vector<TypedState> states;
   states.reserve(plan.steps.size());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "redist/synth/mesh_change.hpp"
 #include "synth_atoms.hpp"
 #include "synth_builders.hpp"
 #include "synth_scope.hpp"
@@ -67,6 +68,11 @@ std::string_view baseline_name(Baseline baseline) {
 
 Result<Plan> baseline_plan(Baseline baseline, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                            const DistType& dst) {
+  if (needs_refinement(src_mesh, dst_mesh)) {  // other axes: on the refinement (docs/meshes.md)
+    auto refined = refine(src_mesh, src, dst_mesh, dst);
+    if (!refined) return refined.error();
+    return baseline_plan(baseline, refined->source_mesh, refined->source, refined->target_mesh, refined->target);
+  }
   auto problem = make_problem(src_mesh, src, dst_mesh, dst);
   if (!problem) return problem.error();
   const Moves moves =

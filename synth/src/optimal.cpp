@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "engine.hpp"
+#include "redist/synth/mesh_change.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "seeds.hpp"
 #include "synth_scope.hpp"
@@ -39,6 +40,14 @@ std::optional<Error> input_problem(const CostModel& model, const Mesh& src_mesh,
 
 Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, const DistType& src,
                                  const Mesh& dst_mesh, const DistType& dst, const OptimalOptions& options) {
+  if (needs_refinement(src_mesh, dst_mesh)) {
+    auto refined = refine(src_mesh, src, dst_mesh, dst);
+    if (!refined) return refined.error();
+    auto on_refined = refined_model(model, src_mesh, *refined);
+    if (!on_refined) return on_refined.error();
+    return optimal_plan(*on_refined, refined->source_mesh, refined->source, refined->target_mesh, refined->target,
+                        options);
+  }
   if (auto problem = input_problem(model, src_mesh, src, dst_mesh, dst)) return *problem;
   const BigInt src_bytes = local_bytes(src), dst_bytes = local_bytes(dst);
   const BigInt bound = options.budget_bytes ? BigInt(*options.budget_bytes) : std::max(src_bytes, dst_bytes);

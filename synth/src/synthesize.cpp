@@ -5,6 +5,7 @@
 #include "redist/synth/synthesize.hpp"
 
 #include "engine.hpp"
+#include "redist/synth/mesh_change.hpp"
 #include "redist/core/bigint.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "seeds.hpp"
@@ -22,6 +23,16 @@ constexpr int64_t kFallbackExpansions = 20'000;
 
 Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                         const SynthOptions& options) {
+  if (needs_refinement(src_mesh, dst_mesh)) {
+    auto refined = refine(src_mesh, src, dst_mesh, dst);
+    if (!refined) return refined.error();
+    static const CostModel kBytesModel = bytes_model();
+    auto model = refined_model(options.cost_model ? *options.cost_model : kBytesModel, src_mesh, *refined);
+    if (!model) return model.error();
+    SynthOptions on_refined = options;
+    on_refined.cost_model = &*model;
+    return synthesize(refined->source_mesh, refined->source, refined->target_mesh, refined->target, on_refined);
+  }
   if (auto e = synth_detail::reduction_error(src_mesh, src, dst_mesh, dst)) return *e;
   const bool reducing = synth_detail::has_reductions(src, dst);
   auto problem = synth_detail::make_problem(src_mesh, synth_detail::without_reductions(src), dst_mesh,

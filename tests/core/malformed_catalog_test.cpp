@@ -83,7 +83,10 @@ INSTANTIATE_TEST_SUITE_P(Catalog, MalformedMesh, ::testing::Values(
     Malformed{"{x:65536, y:65536, z:65536}", 19, "more than 2^40 devices"},
     Malformed{"{x:2, y:2} devices=[0,1,2]", 11, "lists 3 devices but the mesh has 4"},
     Malformed{"{x:2, y:2} devices=[0,1,1,3]", 24, "device id 1 appears twice"},
-    Malformed{"{x:2, y:2} devices=[0,1,2,7]", 26, "device id 7 at index 3 is outside 0..3"},
+    Malformed{"{x:2, y:2} devices=[0,1,2,1099511627776]", 26, "device id 1099511627776 at index 3 is outside 0..2^40-1"},
+    Malformed{"{x:4} devices=[4,5,6,4]", 21, "device id 4 appears twice"},
+    Malformed{"{x:4} devices=[4,5,6]", 6, "lists 3 devices but the mesh has 4"},
+    Malformed{"{x:2} devices=[4,-5]", 17, "must not be negative"},
     Malformed{"{x:2} devices=[1,0", 18, "expected ']' to close the device list"},
     Malformed{"{x:2} devices=[1,-1]", 17, "must not be negative"},
     Malformed{"{x:2} junk", 6, "unexpected text after the mesh"}));

@@ -172,6 +172,21 @@ TEST(NotationHlo, ExplicitDeviceListsBecomeADeviceOrder) {
   r = from_hlo_sharding("{devices=[4,1]<=[4]}", shape({5, 6}), opt);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_EQ(to_string(r->type), "f32[{x,y}5, 6]");
+  // An invented mesh takes XLA's logical ids, which are 0..N-1.
+  r = from_hlo_sharding("{devices=[2,2]4,5,6,7}", shape({4, 6}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("not a permutation of 0..3"), std::string::npos) << r.error().message;
+  EXPECT_EQ(r.error().position, 14u);
+  // A given mesh over other device ids: tiles name its ids; an id it lacks is refused.
+  const Mesh other = mesh_of("{x:2, y:2} devices=[7,6,5,4]");
+  opt.mesh = &other;
+  r = from_hlo_sharding("{devices=[2,2]7,6,5,4}", shape({4, 6}), opt);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(to_string(r->type), "f32[{x}4, {y}6]");
+  r = from_hlo_sharding("{devices=[2,2]0,1,2,3}", shape({4, 6}), opt);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("device id 0 is not a device of the mesh"), std::string::npos)
+      << r.error().message;
 }
 
 TEST(NotationHlo, RefusesWithReasonAndPosition) {
@@ -191,6 +206,7 @@ TEST(NotationHlo, RefusesWithReasonAndPosition) {
       {"{devices=[4,1]0,3,1,2}", 14, "no redist type on this mesh"},
       {"{devices=[4,1]0,1,2,2}", 14, "appears twice"},
       {"{devices=[4,1]0,1,2,9}", 14, "out of range"},
+      {"{devices=[4,1]4,5,6,7}", 14, "device id 4 is out of range"},
       {"{devices=[0,1]<=[4]}", 10, "must be >= 1"},
       {"{devices=[4,1]<=[4]} x", 21, "unexpected text"},
       {"devices=[4,1]<=[4]", 0, "expected '{'"},

@@ -91,6 +91,9 @@ TEST(NotationSdy, RefusesWithReasonAndPosition) {
   EXPECT_EQ(m.error().position, 2u);
   m = parse_sdy_mesh("<[\"x\"=2], device_ids=[0, 0]>");
   ASSERT_FALSE(m.ok());
+  m = parse_sdy_mesh("<[\"x\"=2], device_ids=[4, 5]>");  // Shardy's ids are a permutation of 0..N-1
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("not a permutation of 0..1"), std::string::npos) << m.error().message;
   const Mesh m2 = mesh_of("{x:2}");
   auto w = to_sdy_sharding(type_of("f32[4] max{x}", m2), m2);
   ASSERT_FALSE(w.ok());

@@ -1,7 +1,7 @@
 // Programs emitted by `emit_program` (and `redist emit --target mpi`): they include only
 // MPI and the standard library, compile with the MPI compiler wrapper, and pass under
 // mpirun for the anchors that fit in 8 ranks, the cases of tests/data/partial_sums.txt
-// and hand plans with reductions and device-order changes; a wrong explicit lowering makes the program report FAILED.
+// and tests/data/mesh_changes.txt, and hand plans with reductions and device-order changes; a wrong explicit lowering makes the program report FAILED.
 
 #include <gtest/gtest.h>
 
@@ -129,6 +129,33 @@ TEST_P(EmittedPartialSum, CompilesAndPassesUnderMpirun) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PartialSums, EmittedPartialSum, ::testing::ValuesIn(partial_sum_names()),
+                         [](const auto& info) { return info.param; });
+
+/// Names of the cases of tests/data/mesh_changes.txt with at most 8 devices (other
+/// axes over the same devices, planned on the common refinement: docs/meshes.md).
+std::vector<std::string> mesh_change_names() {
+  std::vector<std::string> names;
+  auto cases = read_anchors(REDIST_MESH_CHANGES_FILE);
+  if (!cases) return names;
+  for (const auto& c : *cases)
+    if (c.mesh.num_devices() <= 8) names.push_back(c.name);
+  return names;
+}
+
+class EmittedMeshChange : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EmittedMeshChange, CompilesAndPassesUnderMpirun) {
+  auto cases = read_anchors(REDIST_MESH_CHANGES_FILE);
+  ASSERT_TRUE(cases.ok()) << cases.error().to_string();
+  for (const auto& c : *cases) {
+    if (c.name != GetParam()) continue;
+    auto plan = anchor_plan(c);
+    ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+    expect_ok(emit_compile_run(*plan, c.name), c.mesh.num_devices());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(MeshChanges, EmittedMeshChange, ::testing::ValuesIn(mesh_change_names()),
                          [](const auto& info) { return info.param; });
 
 TEST(EmittedProgram, ReductionsAndDeviceOrders) {

@@ -89,10 +89,15 @@ TEST(SynthesizeScope, AddedPendingReductionsAreInvalid) {
                "does not have");
 }
 
-TEST(SynthesizeScope, MeshesWithOtherAxesAreUnsupported) {
+TEST(SynthesizeScope, MeshesWithOtherAxesAreRefinedWhenTheyNest) {
+  // docs/meshes.md: planned on the common refinement when the axes nest.
   const Mesh a = parse_mesh("{x:6}").value(), b = parse_mesh("{x:2, y:3}").value();
-  expect_error(synthesize(a, parse_type("f32[{x}24, 8]", a).value(), b, parse_type("f32[{x}24, 8]", b).value()),
-               Error::Kind::unsupported, "different axes");
+  auto plan = synthesize(a, parse_type("f32[{x}24, 8]", a).value(), b, parse_type("f32[{x}24, 8]", b).value());
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  EXPECT_EQ(to_string(plan->mesh), "{x_0:2, y:3}");
+  const Mesh c = parse_mesh("{u:3, v:2}").value();
+  expect_error(synthesize(b, parse_type("f32[{x}24, 8]", b).value(), c, parse_type("f32[{u}24, 8]", c).value()),
+               Error::Kind::unsupported, "no common refinement");
 }
 
 TEST(SynthesizeScope, DifferentArraysAreInvalid) {

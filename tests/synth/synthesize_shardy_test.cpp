@@ -35,7 +35,9 @@ TEST_P(ShardySuite, PeakAndReceivedBytesAtMostShardys) {
   auto mesh = parse_mesh(c.mesh);
   auto target_mesh = parse_mesh(c.target_mesh);
   if (!mesh || !target_mesh) GTEST_SKIP() << "empty mesh, not expressible in our notation";
-  if (!mesh->same_axes(*target_mesh)) GTEST_SKIP() << "out of scope: the meshes have different axes";
+  if (!mesh->same_axes(*target_mesh))
+    GTEST_SKIP() << "the meshes have different axes: planned on their refinement (docs/meshes.md), "
+                    "not compared with Shardy here";
   auto src = parse_type(c.src, *mesh);
   auto dst = parse_type(c.dst, *target_mesh);
   ASSERT_TRUE(src.ok()) << c.src << ": " << src.error().to_string();

@@ -26,3 +26,12 @@ add_test(NAME proofs_certificates
     -DWORK=${CMAKE_CURRENT_BINARY_DIR}/certificates
     -P ${PROJECT_SOURCE_DIR}/proofs/check_certificates.cmake)
 set_tests_properties(proofs_certificates PROPERTIES LABELS proofs)
+
+# Reshards between meshes with other axes (docs/meshes.md): refinement, rewrite proofs,
+# checker and interpreter.
+redist_test(verify_mesh_change_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/mesh_change_test.cpp
+  LIBS redist_verify redist_proofs redist_synth
+  LABELS unit)
+target_compile_definitions(verify_mesh_change_tests PRIVATE
+  REDIST_MESH_CHANGES_FILE="${PROJECT_SOURCE_DIR}/tests/data/mesh_changes.txt")

@@ -121,7 +121,8 @@ void add_emit_command(CLI::App& app, int& exit_code) {
       ->required()
       ->check(CLI::IsMember({"stablehlo", "hlo", "mpi"}));
   cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}'");
-  cmd->add_option("--target-mesh", args->target_mesh, "Device mesh of DST when its device order differs");
+  cmd->add_option("--target-mesh", args->target_mesh, "Device mesh of DST when it differs: another device order, or other axes over the same "
+                  "devices (docs/meshes.md)");
   add_notation_options(*cmd, false);
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'");
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'");

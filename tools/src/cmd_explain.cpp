@@ -71,7 +71,8 @@ void add_explain_command(CLI::App& app, int& exit_code) {
       "is there (which axis moves from which dim to which) and the memory profile; --svg draws the device grid "
       "before and after each step with blocks coloured by their global position.");
   cmd->add_option("--mesh", args->mesh, "Device mesh, e.g. '{x:4, y:2}'");
-  cmd->add_option("--target-mesh", args->target_mesh, "Mesh of the target when its device order differs");
+  cmd->add_option("--target-mesh", args->target_mesh, "Mesh of the target when it differs: another device order, or other axes over the "
+                  "same devices (docs/meshes.md)");
   cmd->add_option("src", args->src, "Source type");
   cmd->add_option("dst", args->dst, "Target type");
   auto* plan_opt = cmd->add_option("--plan", args->plan_file, "Explain this plan (plan text, - for stdin) instead");

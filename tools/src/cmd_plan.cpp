@@ -15,8 +15,10 @@
 #include "notation_io.hpp"
 #include "plan_json.hpp"
 #include "read_input.hpp"
+#include "refinement_note.hpp"
 #include "redist/synth/baselines.hpp"
 #include "redist/synth/cost_model.hpp"
+#include "redist/synth/mesh_change.hpp"
 #include "redist/plan/figures.hpp"
 #include "redist/synth/optimal.hpp"
 #include "redist/plan/plan_text.hpp"
@@ -151,13 +153,19 @@ int run_plan(const PlanArgs& args) {
     return fail(kExitNoPlan, "the " + args.baseline + " plan peaks at " + to_decimal(figures->peak_local_bytes) +
                                  " bytes per device, over the budget of " + to_decimal(figures->bound_bytes),
                 "--budget");
-  const double time_us = plan_cost(*model, *plan)->time_us;
+  const auto refinement = refinement_of(*in);
+  // Other axes: the plan runs on the refined mesh, priced with the model moved onto it.
+  const auto plan_model = refinement ? refined_model(*model, mesh, *refinement) : Result<CostModel>(*model);
+  if (!plan_model) return fail(kExitBadInput, plan_model.error().to_string(), "--cost-model");
+  const double time_us = plan_cost(*plan_model, *plan)->time_us;
   if (args.json) {
     nlohmann::json json = json_header(kExitOk);
     json.update(plan_json(*plan, *states, *figures));
     json["modeled_time_us"] = time_us;
+    if (refinement) json["refinement"] = refinement_json(*refinement);
     std::cout << json.dump(2) << "\n";
   } else {
+    if (refinement) print_refinement(*refinement, std::cout);
     print_text(*plan, *states, *figures,
                baseline ? "baseline " + args.baseline : args.optimal ? "optimal under the cost model" : "synthesized");
     print_plan_in_notation(*plan, std::cout);
@@ -181,7 +189,8 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       "'#' comments. Exit 2 on bad input or pairs out of scope, 3 when no plan fits the budget.");
   cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}' (required but with --from hlo)");
   cmd->add_option("--target-mesh", args->target_mesh,
-                  "Device mesh of DST when its device order differs, e.g. '{x:4, y:2} devices=[...]'");
+                  "Device mesh of DST when it differs: another device order, e.g. '{x:4, y:2} devices=[...]', "
+                  "or other axes over the same devices, e.g. '{a:2, b:4}' (docs/meshes.md)");
   add_notation_options(*cmd);
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'")->required();
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();

@@ -7,6 +7,7 @@
 #include "input.hpp"
 #include "notation_io.hpp"
 #include "redist/synth/synthesize.hpp"
+#include "refinement_note.hpp"
 #include "verify_output.hpp"
 
 namespace redist::cli {
@@ -29,7 +30,22 @@ int run_prove(const ProveArgs& args) {
   if (!plan) return fail(plan.error().kind == Error::Kind::no_plan ? kExitNoPlan : kExitBadInput,
                          plan.error().to_string());
   if (!args.verify.json) print_plan_in_notation(*plan, std::cout);
-  return verify_and_report(*plan, args.verify, *settings, "prove (synthesized plan)");
+  const auto refinement = refinement_of(*in);
+  if (!refinement) return verify_and_report(*plan, args.verify, *settings, "prove (synthesized plan)");
+  // Other axes: the plan runs on the refinement; the rewrite of each type is proved too.
+  const auto [source, target] = prove_rewrites(*in, *refinement, settings->timeout_ms);
+  nlohmann::json extra = {{"refinement", refinement_json(*refinement)}};
+  extra["refinement"]["source_rewrite"] = std::string(verdict_name(source.verdict));
+  extra["refinement"]["target_rewrite"] = std::string(verdict_name(target.verdict));
+  if (!args.verify.json) {
+    print_refinement(*refinement, std::cout);
+    for (const auto& [side, r] : {std::pair{"source", &source}, std::pair{"target", &target}})
+      std::cout << "# rewrite of the " << side << " type: " << verdict_name(r->verdict)
+                << (r->counterexample ? " (" + r->counterexample->to_string() + ")" : "") << "\n";
+  }
+  const int code = verify_and_report(*plan, args.verify, *settings, "prove (synthesized plan)", extra);
+  const bool rewrites = source.verdict == Verdict::proved && target.verdict == Verdict::proved;
+  return code == kExitOk && !rewrites ? kExitUnproved : code;
 }
 
 }  // namespace
@@ -43,7 +59,9 @@ void add_prove_command(CLI::App& app, int& exit_code) {
       "G3b received bytes against the lower bound (tight or excess). Exit 0 when all are proved, 1 when any is "
       "refuted or unknown, 2 on bad input, 3 when no plan fits the budget.");
   cmd->add_option("--mesh", args->mesh, "Device mesh of SRC, e.g. '{x:4, y:2}' (required but with --from hlo)");
-  cmd->add_option("--target-mesh", args->target_mesh, "Device mesh of DST when its device order differs");
+  cmd->add_option("--target-mesh", args->target_mesh,
+                  "Device mesh of DST when it differs: another device order, or other axes over the same "
+                  "devices (docs/meshes.md)");
   add_notation_options(*cmd);
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'")->required();
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();

@@ -122,7 +122,7 @@ std::optional<VerifySettings> parse_verify_settings(const VerifyArgs& args) {
 }
 
 int verify_and_report(const Plan& plan, const VerifyArgs& args, const VerifySettings& settings,
-                      const std::string& origin) {
+                      const std::string& origin, const nlohmann::json& extra) {
   auto states = type_plan(plan);
   if (!states) return fail(kExitBadInput, "the plan does not type-check: " + states.error().to_string());
   CheckOptions options;
@@ -144,6 +144,7 @@ int verify_and_report(const Plan& plan, const VerifyArgs& args, const VerifySett
   if (args.json) {
     nlohmann::json out = json_header(exit_code);
     out.update(plan_json_with_verdict(plan, *states, *figures, *report));
+    if (!extra.is_null()) out.update(extra);
     std::cout << out.dump(2) << "\n";
   } else {
     print_text(plan, *states, *report, origin);

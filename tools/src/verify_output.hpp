@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -33,8 +34,9 @@ void add_verify_options(CLI::App& cmd, VerifyArgs& args);
 std::optional<VerifySettings> parse_verify_settings(const VerifyArgs& args);
 
 /// Checks `plan`, writes certificates if asked, prints the plan and the verdicts
-/// (`origin` says where the plan came from), and returns the exit status.
+/// (`origin` says where the plan came from), and returns the exit status. `extra`
+/// (an object) is merged into the JSON output.
 int verify_and_report(const Plan& plan, const VerifyArgs& args, const VerifySettings& settings,
-                      const std::string& origin);
+                      const std::string& origin, const nlohmann::json& extra = {});
 
 }  // namespace redist::cli

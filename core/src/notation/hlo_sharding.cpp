@@ -156,6 +156,8 @@ Result<MeshType> from_hlo_sharding(std::string_view text, const ArrayShape& shap
   // the iota form's reshape dims are the axes, split below where tile dims cut them.
   auto mesh = iota ? invent_mesh(reshape, {}) : invent_mesh(*dims, tiles.devices);
   if (!mesh) return detail::at(mesh.error(), assign_at);
+  if (!mesh->compact())  // XLA's logical ids of an N-device module are 0..N-1
+    return parse_error(assign_at, str("device ids out of range: not a permutation of 0..", mesh->num_devices() - 1));
   auto type = detail::type_from_tiles(tiles, shape, *mesh);
   if (!type) return detail::at(type.error(), assign_at);
   auto split = split_sub_axes(*mesh, {*type}, options.axis_names);

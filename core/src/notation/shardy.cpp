@@ -60,6 +60,8 @@ Result<Mesh> mesh_body(Cursor& cur) {
   if (identity) ids.clear();
   auto mesh = Mesh::create(std::move(axes), std::move(ids));
   if (!mesh) return detail::at(mesh.error(), ids_at);
+  if (!mesh->compact())  // Shardy's device_ids are a permutation of 0..N-1
+    return parse_error(ids_at, "device_ids are not a permutation of 0.." + std::to_string(mesh->num_devices() - 1));
   return std::move(*mesh);
 }
 

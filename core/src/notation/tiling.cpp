@@ -65,11 +65,14 @@ Result<DistType> type_from_tiles(const TileAssignment& tiles, const ArrayShape& 
   std::vector<bool> seen(static_cast<std::size_t>(n), false);
   for (int64_t t = 0; t < n; ++t) {
     const int64_t d = tiles.devices[static_cast<std::size_t>(t)];
-    if (d < 0 || d >= n)
-      return invalid_error(str("device id ", d, " is out of range: a mesh of ", n, " devices numbers them 0..", n - 1));
-    if (seen[static_cast<std::size_t>(d)]) return invalid_error(str("device id ", d, " appears twice"));
-    seen[static_cast<std::size_t>(d)] = true;
-    f[static_cast<std::size_t>(t)] = mesh.position_of(d);
+    if (!mesh.has_device(d))
+      return invalid_error(mesh.compact() ? str("device id ", d, " is out of range: a mesh of ", n,
+                                                " devices numbers them 0..", n - 1)
+                                          : str("device id ", d, " is not a device of the mesh ", to_string(mesh)));
+    const int64_t p = mesh.position_of(d);
+    if (seen[static_cast<std::size_t>(p)]) return invalid_error(str("device id ", d, " appears twice"));
+    seen[static_cast<std::size_t>(p)] = true;
+    f[static_cast<std::size_t>(t)] = p;
   }
   const auto strides = axis_strides(mesh);
   auto refuse = [&] {

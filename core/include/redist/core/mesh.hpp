@@ -1,6 +1,8 @@
 #pragma once
 // A device mesh: named axes with sizes in declared order, plus an optional explicit
-// device order. Notation: `{x:4, y:2}` or `{x:2, y:2} devices=[3,2,1,0]`.
+// list of physical device ids. Notation: `{x:4, y:2}`, `{x:2, y:2} devices=[3,2,1,0]`
+// (another order of 0..N-1) or `{x:4} devices=[4,5,6,7]` (other device ids: a mesh
+// that is not COMPACT, for reshards between device sets, docs/meshes.md).
 
 #include <cstdint>
 #include <optional>
@@ -31,8 +33,8 @@ class Mesh {
   Mesh() = default;
 
   /// Validates and builds a mesh: axis names are identifiers and distinct, sizes >= 1,
-  /// the product fits kMaxDevices, and `devices` (if not empty) is a permutation of
-  /// 0..N-1.
+  /// the product fits kMaxDevices, and `devices` (if not empty) lists N distinct ids
+  /// in 0..kMaxDevices-1.
   static Result<Mesh> create(std::vector<MeshAxis> axes, std::vector<int64_t> devices = {});
 
   const std::vector<MeshAxis>& axes() const { return axes_; }
@@ -46,10 +48,18 @@ class Mesh {
   bool has_explicit_order() const { return !devices_.empty(); }
   /// Explicit device order, empty for the row-major default.
   const std::vector<int64_t>& device_order() const { return devices_; }
+  /// True when the physical ids are 0..N-1 (in any order). Plans, the checker and the
+  /// backends run on compact meshes; other device ids are relabeled first.
+  bool compact() const { return sorted_ids_.empty(); }
+  /// The physical device ids, ascending.
+  std::vector<int64_t> device_ids() const;
+  /// True when physical device d belongs to the mesh.
+  bool has_device(int64_t device) const;
 
   /// Physical device at mesh position p (row-major over declared axes).
   int64_t device_at(int64_t position) const;
-  /// Mesh position of physical device d.
+  /// Mesh position of physical device d; throws std::out_of_range when the mesh has
+  /// no device d.
   int64_t position_of(int64_t device) const;
   /// Mesh coordinates of mesh position p.
   Coords coords_of_position(int64_t position) const;
@@ -71,7 +81,8 @@ class Mesh {
  private:
   std::vector<MeshAxis> axes_;
   std::vector<int64_t> devices_;          // empty: identity order
-  std::vector<int64_t> inverse_devices_;  // device -> position, when explicit
+  std::vector<int64_t> inverse_devices_;  // device -> position, when explicit and compact
+  std::vector<std::pair<int64_t, int64_t>> sorted_ids_;  // (device, position), when not compact
   int64_t num_devices_ = 1;
 };
 

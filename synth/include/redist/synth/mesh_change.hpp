@@ -1,0 +1,23 @@
+#pragma once
+// Synthesis between meshes with other axes over the same devices (docs/meshes.md): the
+// pair is rewritten on the common refinement of the two meshes (core/refine.hpp) and
+// planned by the one engine as a reshard between two device orders of one mesh. The
+// cost model follows: each refined axis has the link class of its source-mesh axis.
+
+#include <optional>
+
+#include "redist/core/refine.hpp"
+#include "redist/synth/cost_model.hpp"
+
+namespace redist {
+
+/// True when the pair needs the rewrite: the meshes differ in their axes or are not
+/// both over devices 0..N-1.
+bool needs_refinement(const Mesh& src_mesh, const Mesh& dst_mesh);
+
+/// `model` for the refined mesh of `refinement` (`source_mesh` is the original source
+/// mesh): every refined axis takes the class its source-mesh axis has in `model`.
+/// Errors as validate(model, source_mesh).
+Result<CostModel> refined_model(const CostModel& model, const Mesh& source_mesh, const Refinement& refinement);
+
+}  // namespace redist

@@ -1,0 +1,113 @@
+// `redist plan` and `redist prove` between meshes with other axes (docs/meshes.md):
+// the printed plan names the refinement and reads back, --json carries it, prove
+// proves both rewrites, and bad meshes and pairs exit 2 with the position and reason.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "redist/plan/plan_text.hpp"
+#include "redist/plan/typing.hpp"
+#include "run_command.hpp"
+
+namespace redist::testing {
+namespace {
+
+const std::string kPair =
+    "--mesh '{a:2, b:4}' --target-mesh '{x:4, y:2}' 'f32[{a}8, {b}8]' 'f32[{y}8, {x}8]'";
+
+TEST(MeshChangeCli, PlanNamesTheRefinementAndReadsBack) {
+  const auto r = run_redist("plan " + kPair);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("# the meshes have other axes: planned on their common refinement {a:2, b_0:2, y:2}, "
+                          "source type f32[{a}8, {b_0,y}8], target type f32[{y}8, {a,b_0}8]\n"
+                          "#   a:2 = a (source) = x:(1)2 (target)\n"
+                          "#   b_0:2 = b:(1)2 (source) = x:(2)2 (target)\n"
+                          "#   y:2 = b:(2)2 (source) = y (target)\n"),
+            std::string::npos)
+      << r.output;
+  auto plan = parse_plan(r.output);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string() << "\n" << r.output;
+  EXPECT_EQ(to_string(plan->mesh), "{a:2, b_0:2, y:2}");
+  ASSERT_TRUE(plan->target.has_value());
+  EXPECT_EQ(to_string(*plan->target), "f32[{y}8, {a,b_0}8]");
+  EXPECT_TRUE(type_plan(*plan).ok());
+}
+
+TEST(MeshChangeCli, BaselinesRunOnTheRefinementToo) {
+  const auto r = run_redist("plan --baseline gather_then_slice " + kPair);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("# the meshes have other axes"), std::string::npos) << r.output;
+  auto plan = parse_plan(r.output);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string() << "\n" << r.output;
+  EXPECT_EQ(to_string(plan->mesh), "{a:2, b_0:2, y:2}");
+  EXPECT_EQ(step_name(plan->steps.front().op), "all_gather");
+}
+
+TEST(MeshChangeCli, JsonCarriesTheRefinement) {
+  const auto r = run_redist("plan --json " + kPair, "", true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  const auto& ref = j.at("refinement");
+  EXPECT_EQ(ref.at("mesh"), "{a:2, b_0:2, y:2}");
+  EXPECT_EQ(ref.at("target_mesh"), "{a:2, b_0:2, y:2}");
+  EXPECT_EQ(ref.at("source"), "f32[{a}8, {b_0,y}8]");
+  EXPECT_EQ(ref.at("target"), "f32[{y}8, {a,b_0}8]");
+  ASSERT_EQ(ref.at("axes").size(), 3u);
+  EXPECT_EQ(ref.at("axes")[1], (nlohmann::json{{"name", "b_0"}, {"size", 2}, {"source", "b:(1)2"}, {"target", "x:(2)2"}}));
+  EXPECT_EQ(j.at("mesh").at("text"), "{a:2, b_0:2, y:2}");
+}
+
+TEST(MeshChangeCli, ProveProvesBothRewritesAndThePlan) {
+  const auto r = run_redist("prove " + kPair);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("# rewrite of the source type: proved\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("# rewrite of the target type: proved\n"), std::string::npos) << r.output;
+  const auto j = nlohmann::json::parse(run_redist("prove --json " + kPair, "", true).output);
+  EXPECT_EQ(j.at("refinement").at("source_rewrite"), "proved");
+  EXPECT_EQ(j.at("refinement").at("target_rewrite"), "proved");
+  EXPECT_EQ(j.at("exit_code"), 0);
+}
+
+TEST(MeshChangeCli, DeviceOrderOfTheTargetIsPlanned) {
+  const auto r = run_redist("prove --mesh '{d:8}' --target-mesh '{p:2, q:2, r:2} devices=[0,4,2,6,1,5,3,7]' "
+                            "'f32[{d}16, 4]' 'f32[{r}16, {p}4]'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("collective_permute"), std::string::npos) << r.output;
+}
+
+struct Bad {
+  std::string args, message;
+};
+
+void PrintTo(const Bad& b, std::ostream* os) { *os << b.args; }
+
+class MeshChangeCliBad : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(MeshChangeCliBad, ExitsTwoWithTheReason) {
+  const auto r = run_redist("plan " + GetParam().args);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(GetParam().message), std::string::npos) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Catalog, MeshChangeCliBad,
+    ::testing::Values(
+        Bad{"--mesh '{x:4}' --target-mesh '{y:4} devices=[4,5,6,4]' 'f32[{x}8]' 'f32[{y}8]'",
+            "error in --target-mesh at column 22: device id 4 appears twice"},
+        Bad{"--mesh '{x:4}' --target-mesh '{y:2} devices=[4,-5]' 'f32[{x}8]' 'f32[{y}8]'",
+            "error in --target-mesh at column 18: a device id must not be negative"},
+        Bad{"--mesh '{x:4} devices=[4,5,6]' 'f32[{x}8]' 'f32[8]'",
+            "error in --mesh at column 7: devices=[...] lists 3 devices but the mesh has 4"},
+        Bad{"--mesh '{a:2, b:4}' --target-mesh '{x:4, y:2}' 'f32[{a}8]' 'bf16[{x}8]'",
+            "the element types differ: f32 and bf16"},
+        Bad{"--mesh '{a:2, b:4}' --target-mesh '{x:4, y:2}' 'f32[{a}8]' 'f32[{x}16]'", "different global shapes"},
+        Bad{"--mesh '{x:4}' --target-mesh '{u:2, v:4}' 'f32[{x}8]' 'f32[{u}8]'",
+            "has 4 devices and the target mesh {u:2, v:4} has 8"},
+        Bad{"--mesh '{x:4}' --target-mesh '{u:4} devices=[4,5,6,7]' 'f32[{x}8]' 'f32[{u}8]'",
+            "not both over devices 0..3"},
+        Bad{"--mesh '{x:2, y:3}' --target-mesh '{u:3, v:2}' 'f32[{x}6]' 'f32[{u}6]'",
+            "no common refinement"}),
+    [](const auto& info) { return "case" + std::to_string(info.index); });
+
+}  // namespace
+}  // namespace redist::testing
