@@ -58,10 +58,9 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
   for (int axis : frame.size_one_axes)
     if (fits(s, Factor{axis, 1, 1})) pieces.push_back({axis, 1, 1});
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
-    if (!unpadded(frame, s, d)) continue;
     const int64_t t = product(s.dims[d]);
     for (const auto& piece : pieces) {
-      if (frame.globals[d] % (t * piece.size) != 0) continue;
+      if (!tiles_nest(frame.globals[d], t, t * piece.size)) continue;  // padded blocks must nest
       Edge e = edge_from(s, Move::Kind::slice, d, 0, Factors{piece});
       e.to.dims[d].push_back(piece);
       merge(e.to.dims[d]);
@@ -73,9 +72,8 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
 void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     if (s.dims[d].empty()) continue;
-    const bool padded = !unpadded(frame, s, d);
     for_each_suffix(s.dims[d], [&](const Factors& rest, const Factors& suffix) {
-      if (padded && !rest.empty()) return;  // a padded dim is only gathered whole (its chunks nest)
+      if (!tiles_nest(frame.globals[d], product(rest), product(s.dims[d]))) return;  // padded chunks must nest
       Edge gather = edge_from(s, Move::Kind::gather, d, 0, suffix);
       gather.to.dims[d] = rest;
       const int64_t after = local_bytes(frame, gather.to);
@@ -83,10 +81,10 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
         gather.time_us = time_of(frame, CollectiveKind::all_gather, suffix, after);
         out.push_back(std::move(gather));
       }
-      if (padded) return;
       for (std::size_t d2 = 0; d2 < s.dims.size(); ++d2) {
-        if (d2 == d || !unpadded(frame, s, d2)) continue;
-        if (frame.globals[d2] % (product(s.dims[d2]) * product(suffix)) != 0) continue;
+        if (d2 == d) continue;
+        const int64_t t2 = product(s.dims[d2]);
+        if (!tiles_nest(frame.globals[d2], t2, t2 * product(suffix))) continue;
         Edge a2a = edge_from(s, Move::Kind::all_to_all, d, d2, suffix);
         a2a.to.dims[d] = rest;
         a2a.to.dims[d2].insert(a2a.to.dims[d2].end(), suffix.begin(), suffix.end());
