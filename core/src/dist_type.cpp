@@ -75,8 +75,10 @@ bool has_padding(const DistType& type) {
                      [](const Dim& d) { return d.global % tile_count(d) != 0; });
 }
 
+// Also true for a single element (global 1): it is local 0 of block 0 in every
+// tiling, and every other block is padding.
 bool tiles_nest(int64_t global, int64_t coarse, int64_t fine) {
-  if (coarse == 1) return true;
+  if (coarse == 1 || global == 1) return true;
   const int64_t fine_local = global / fine + (global % fine != 0);
   const int64_t coarse_local = global / coarse + (global % coarse != 0);
   return (fine / coarse) * fine_local == coarse_local;

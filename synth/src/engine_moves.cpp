@@ -66,6 +66,19 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
       merge(e.to.dims[d]);
       out.push_back(std::move(e));
     }
+    // A padded target dim continuing this one: the rest of its factors in one slice,
+    // where slicing them one at a time would pass through tilings that do not nest
+    // (`f32[5]` -> `f32[{x,y}5]` on 2x2 through {x}5: 0-2 / 3-4).
+    const Factors& want = frame.target.dims[d];
+    const std::size_t have = s.dims[d].size();
+    if (want.size() < have + 2 || frame.globals[d] % product(want) == 0) continue;
+    if (!std::equal(s.dims[d].begin(), s.dims[d].end(), want.begin())) continue;
+    const Factors rest(want.begin() + static_cast<std::ptrdiff_t>(have), want.end());
+    if (!std::all_of(rest.begin(), rest.end(), [&](const Factor& f) { return fits(s, f); })) continue;
+    if (!tiles_nest(frame.globals[d], t, product(want))) continue;
+    Edge e = edge_from(s, Move::Kind::slice, d, 0, rest);
+    e.to.dims[d] = want;
+    out.push_back(std::move(e));
   }
 }
 

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <iostream>
+
 #include "redist/synth/synthesize.hpp"
 #include "redist/verify/checker.hpp"
 #include "synth/anchor_cases.hpp"
@@ -34,9 +36,17 @@ std::string problem_of(const Plan& plan, const Mesh& mesh, const DistType& src, 
   options.budget_bytes = bound;
   auto report = check_plan(plan, options);
   if (!report) return "check: " + report.error().to_string();
-  // G3b (tight or excess against LB) is unknown on padded types (docs/checker.md).
+  // G3b (tight or excess against LB) is unknown on padded types (docs/checker.md). A
+  // plan that slices after receiving (the only form where padded blocks do not nest
+  // and no other dim can hold the whole one) must have G3a refuted, others proved.
+  bool moved = false, late_slice = false;
+  for (const auto& s : plan.steps) {
+    late_slice = late_slice || (moved && std::holds_alternative<AllSlice>(s.op));
+    moved = moved || !std::holds_alternative<AllSlice>(s.op);
+  }
+  const Verdict no_peak = late_slice ? Verdict::refuted : Verdict::proved;
   if (report->correct.verdict != Verdict::proved || report->memory.verdict != Verdict::proved ||
-      report->no_peak.verdict != Verdict::proved)
+      report->no_peak.verdict != no_peak)
     return "not proved: " + report->correct.detail + " / " + report->memory.detail + " / " +
            report->no_peak.detail + "\n" + to_string(plan);
   return "";
@@ -148,15 +158,16 @@ TEST(UnevenProperty, RandomSizesNotDivisibleAreProvedAndInterpreted) {
     RC_ASSERT(why.empty());
     auto tight = synthesize(mesh, src, dst);
     if (!tight) {
+      // Refused only for want of memory: a dim whose blocks do not nest (named), or
+      // one that nests but can only be re-tiled through a tiling that does not.
       RC_ASSERT(tight.error().kind == Error::Kind::no_plan);
-      RC_ASSERT(tight.error().message.find("do not nest") != std::string::npos);
       ++refused;
     }
   });
   EXPECT_TRUE(result);
   EXPECT_GE(planned, 50);
-  std::cout << planned << " random padded pairs planned and proved; " << refused
-            << " refused within max(source, target) (blocks that do not nest)\n";
+  std::cout << planned << " random padded pairs planned and proved within the whole array; " << refused
+            << " of them refused within max(source, target)\n";
 }
 
 }  // namespace
