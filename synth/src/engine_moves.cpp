@@ -15,6 +15,14 @@ bool unpadded(const Frame& frame, const State& s, std::size_t d) {
   return frame.globals[d] % product(s.dims[d]) == 0;
 }
 
+/// True when dim `d` may go from `coarse` to `fine` tiles (or back) by a local slice or
+/// a gather: its padded blocks nest (tiles_nest), and a padded result only in a problem
+/// with padding (a divisible pair never visits padded states).
+bool may_retile(const Frame& frame, std::size_t d, int64_t coarse, int64_t fine) {
+  if (!frame.padded) return frame.globals[d] % fine == 0;
+  return tiles_nest(frame.globals[d], coarse, fine);
+}
+
 /// Modeled time of a collective of `kind` over `axes` whose larger buffer is `bytes`.
 double time_of(const Frame& frame, CollectiveKind kind, const Factors& axes, int64_t bytes) {
   return collective_time_us(kind, product(axes), static_cast<double>(bytes),
@@ -60,7 +68,7 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     const int64_t t = product(s.dims[d]);
     for (const auto& piece : pieces) {
-      if (!tiles_nest(frame.globals[d], t, t * piece.size)) continue;  // padded blocks must nest
+      if (!may_retile(frame, d, t, t * piece.size)) continue;
       Edge e = edge_from(s, Move::Kind::slice, d, 0, Factors{piece});
       e.to.dims[d].push_back(piece);
       merge(e.to.dims[d]);
@@ -71,7 +79,7 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
     // (`f32[5]` -> `f32[{x,y}5]` on 2x2 through {x}5: 0-2 / 3-4).
     const Factors& want = frame.target.dims[d];
     const std::size_t have = s.dims[d].size();
-    if (want.size() < have + 2 || frame.globals[d] % product(want) == 0) continue;
+    if (!frame.padded || want.size() < have + 2 || frame.globals[d] % product(want) == 0) continue;
     if (!std::equal(s.dims[d].begin(), s.dims[d].end(), want.begin())) continue;
     const Factors rest(want.begin() + static_cast<std::ptrdiff_t>(have), want.end());
     if (!std::all_of(rest.begin(), rest.end(), [&](const Factor& f) { return fits(s, f); })) continue;
@@ -86,7 +94,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     if (s.dims[d].empty()) continue;
     for_each_suffix(s.dims[d], [&](const Factors& rest, const Factors& suffix) {
-      if (!tiles_nest(frame.globals[d], product(rest), product(s.dims[d]))) return;  // padded chunks must nest
+      if (!may_retile(frame, d, product(rest), product(s.dims[d]))) return;
       Edge gather = edge_from(s, Move::Kind::gather, d, 0, suffix);
       gather.to.dims[d] = rest;
       const int64_t after = local_bytes(frame, gather.to);
@@ -97,7 +105,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
       for (std::size_t d2 = 0; d2 < s.dims.size(); ++d2) {
         if (d2 == d) continue;
         const int64_t t2 = product(s.dims[d2]);
-        if (!tiles_nest(frame.globals[d2], t2, t2 * product(suffix))) continue;
+        if (!may_retile(frame, d2, t2, t2 * product(suffix))) continue;
         Edge a2a = edge_from(s, Move::Kind::all_to_all, d, d2, suffix);
         a2a.to.dims[d] = rest;
         a2a.to.dims[d2].insert(a2a.to.dims[d2].end(), suffix.begin(), suffix.end());
