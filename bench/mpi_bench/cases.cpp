@@ -2,6 +2,7 @@
 
 #include "cases.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -25,19 +26,32 @@ Result<Mesh> with_replicas(const Mesh& mesh, int64_t factor) {
   return Mesh::create(std::move(axes), std::move(order));
 }
 
-/// The smallest k >= 1 with elements(type) * k^rank * element bytes >= min_bytes.
-int64_t growth(const DistType& type, int64_t min_bytes) {
+/// The dims of `source` -> `target` that may grow: all of them for a divisible pair;
+/// with padding only those both tilings divide, so the padding stays as it is.
+std::vector<bool> growable(const DistType& source, const DistType& target) {
+  const bool padded = has_padding(source) || has_padding(target);
+  std::vector<bool> out;
+  for (std::size_t d = 0; d < source.rank(); ++d)
+    out.push_back(!padded || (source.dims[d].global % tile_count(source.dims[d]) == 0 &&
+                              source.dims[d].global % tile_count(target.dims[d]) == 0));
+  return out;
+}
+
+/// The smallest k >= 1 with the elements of `type`, its growable dims times k, times
+/// the element bytes >= min_bytes.
+int64_t growth(const DistType& type, const std::vector<bool>& grows, int64_t min_bytes) {
   int64_t k = 1;
   for (;; ++k) {
     BigInt bytes = elem_bytes(type.elem);
-    for (const auto& dim : type.dims) bytes *= dim.global * k;
+    for (std::size_t d = 0; d < type.rank(); ++d) bytes *= type.dims[d].global * (grows[d] ? k : 1);
     if (bytes >= min_bytes) return k;
   }
 }
 
-/// `type` with every global size multiplied by `k`.
-DistType grown(DistType type, int64_t k) {
-  for (auto& dim : type.dims) dim.global *= k;
+/// `type` with the global size of every growable dim multiplied by `k`.
+DistType grown(DistType type, const std::vector<bool>& grows, int64_t k) {
+  for (std::size_t d = 0; d < type.rank(); ++d)
+    if (grows[d]) type.dims[d].global *= k;
   return type;
 }
 
@@ -49,7 +63,9 @@ Result<BenchCase> grow_case(const Anchor& anchor, int64_t devices, int64_t min_b
   if (devices % mesh.num_devices() != 0)
     return unsupported_error(std::to_string(mesh.num_devices()) + " devices do not divide " + std::to_string(devices));
   if (elem_bytes(source.elem) != 4) return unsupported_error("elements are not 4 bytes");
-  if (has_padding(source) || has_padding(target)) return unsupported_error("non-divisible dims");
+  const std::vector<bool> grows = growable(source, target);
+  if (std::find(grows.begin(), grows.end(), true) == grows.end())
+    return unsupported_error("every dim is non-divisible: growing it would change its padding");
   if (!source.reduce_axes.empty() || !target.reduce_axes.empty())
     return unsupported_error("pending reductions (no baseline runs them)");
   const int64_t factor = devices / mesh.num_devices();
@@ -57,10 +73,11 @@ Result<BenchCase> grow_case(const Anchor& anchor, int64_t devices, int64_t min_b
   if (!big_mesh) return big_mesh.error();
   auto big_target_mesh = with_replicas(anchor.target_mesh, factor);
   if (!big_target_mesh) return big_target_mesh.error();
-  const int64_t k = growth(source, min_bytes);
+  const int64_t k = growth(source, grows, min_bytes);
   std::string note = "sizes x" + std::to_string(k);
+  if (std::find(grows.begin(), grows.end(), false) != grows.end()) note += " (divisible dims only)";
   if (factor > 1) note += ", replicated over rep:" + std::to_string(factor);
-  return BenchCase{anchor.name, *big_mesh, grown(source, k), *big_target_mesh, grown(target, k), note};
+  return BenchCase{anchor.name, *big_mesh, grown(source, grows, k), *big_target_mesh, grown(target, grows, k), note};
 }
 
 }  // namespace

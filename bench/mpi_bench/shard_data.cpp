@@ -2,6 +2,7 @@
 
 #include "shard_data.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "redist/core/semantics.hpp"
@@ -10,9 +11,9 @@ namespace redist::mpi::bench {
 
 namespace {
 
-/// Calls `visit(k, linear)` for each local element k of `device`'s shard in row-major
-/// order, with the low 32 bits of its global row-major index (no padding: the cases
-/// are divisible).
+/// Calls `visit(k, linear)` for each real local element k of `device`'s shard in
+/// row-major order, with the low 32 bits of its global row-major index; padding (the
+/// local indices past the shard's box on a non-divisible dim) is skipped.
 template <class Visit>
 void for_each_index(const TypedState& state, int64_t device, Visit visit) {
   const auto box = shard_box(state.mesh, state.type, state.mesh.coords_of_device(device));
@@ -28,8 +29,13 @@ void for_each_index(const TypedState& state, int64_t device, Visit visit) {
   const int64_t row = shape[rank - 1];
   for (int64_t k = 0; k < count; k += row) {
     int64_t linear = base;
-    for (std::size_t d = 0; d + 1 < rank; ++d) linear += local[d] * stride[d];
-    for (int64_t i = 0; i < row; ++i) visit(k + i, static_cast<uint32_t>(linear + i));
+    bool real = true;
+    for (std::size_t d = 0; d + 1 < rank; ++d) {
+      linear += local[d] * stride[d];
+      real = real && local[d] < box[d].size;
+    }
+    if (real)
+      for (int64_t i = 0; i < box[rank - 1].size; ++i) visit(k + i, static_cast<uint32_t>(linear + i));
     for (std::size_t d = rank - 1; d-- > 0;) {
       if (++local[d] < shape[d]) break;
       local[d] = 0;
@@ -44,6 +50,7 @@ kernels::Buffer fill_shard(const TypedState& state, int64_t device) {
   for (int64_t s : local_shape(state.type)) count *= s;
   kernels::Buffer buffer(static_cast<std::size_t>(count) * sizeof(uint32_t));
   auto* values = reinterpret_cast<uint32_t*>(buffer.data());
+  std::fill(values, values + count, 0u);  // padding
   for_each_index(state, device, [&](int64_t k, uint32_t value) { values[k] = value; });
   return buffer;
 }

@@ -75,6 +75,15 @@ bool has_padding(const DistType& type) {
                      [](const Dim& d) { return d.global % tile_count(d) != 0; });
 }
 
+// Also true for a single element (global 1): it is local 0 of block 0 in every
+// tiling, and every other block is padding.
+bool tiles_nest(int64_t global, int64_t coarse, int64_t fine) {
+  if (coarse == 1 || global == 1) return true;
+  const int64_t fine_local = global / fine + (global % fine != 0);
+  const int64_t coarse_local = global / coarse + (global % coarse != 0);
+  return (fine / coarse) * fine_local == coarse_local;
+}
+
 int64_t replication_factor(const DistType& type, const Mesh& mesh) {
   int64_t sharded = product_of_sizes(type.reduce_axes);
   for (const auto& d : type.dims) sharded *= tile_count(d);

@@ -34,14 +34,28 @@ std::optional<DevicePairs> pairs_of(const TypedState& before, const TypedState& 
   return permute_pairs(before, after);
 }
 
+/// Bytes of the chunk an all_to_all from `before` to `after` sends each member: the
+/// buffer before with its split dim cut to the split dim's local size after (a padded
+/// split dim is padded to whole chunks, so g chunks may exceed the buffer).
+BigInt all_to_all_chunk_bytes(const DistType& before, const DistType& after, int split_dim) {
+  std::vector<int64_t> shape = local_shape(before);
+  shape[static_cast<std::size_t>(split_dim)] = local_shape(after)[static_cast<std::size_t>(split_dim)];
+  BigInt bytes = elem_bytes(before.elem);
+  for (int64_t extent : shape) bytes *= extent;
+  return bytes;
+}
+
 /// Bytes one device receives (and sends) in a step that moves the same amount on every
-/// device; for a permute, the bytes of a device that receives.
-BigInt uniform_bytes(const Step& step, const BigInt& before, int64_t g) {
-  if (std::holds_alternative<AllGather>(step.op)) return before * (g - 1);
-  if (std::holds_alternative<AllToAll>(step.op) || std::holds_alternative<ReduceScatter>(step.op))
-    return before * (g - 1) / g;
-  if (std::holds_alternative<AllReduce>(step.op)) return (before * 2 * (g - 1) + g - 1) / g;
-  if (std::holds_alternative<CollectivePermute>(step.op)) return before;
+/// device; for a permute, the bytes of a device that receives. Padded buffers count
+/// whole (padding is sent).
+BigInt uniform_bytes(const TypedState& before, const TypedState& after, const Step& step, int64_t g) {
+  const BigInt bytes = local_bytes(before.type);
+  if (std::holds_alternative<AllGather>(step.op)) return bytes * (g - 1);
+  if (const auto* a2a = std::get_if<AllToAll>(&step.op))
+    return all_to_all_chunk_bytes(before.type, after.type, a2a->dst_dim) * (g - 1);
+  if (std::holds_alternative<ReduceScatter>(step.op)) return bytes * (g - 1) / g;
+  if (std::holds_alternative<AllReduce>(step.op)) return (bytes * 2 * (g - 1) + g - 1) / g;
+  if (std::holds_alternative<CollectivePermute>(step.op)) return bytes;
   return 0;
 }
 
@@ -64,7 +78,7 @@ StepFigures step_figures(const TypedState& before, const TypedState& after, cons
   f.local_bytes_before = local_bytes(before.type);
   f.local_bytes_after = local_bytes(after.type);
   f.group_size = group_size_of(step);
-  const BigInt per_device = uniform_bytes(step, f.local_bytes_before, f.group_size);
+  const BigInt per_device = uniform_bytes(before, after, step, f.group_size);
   const int64_t n = after.mesh.num_devices();
   if (!std::holds_alternative<CollectivePermute>(step.op)) {
     f.send_bytes_max = f.recv_bytes_max = per_device;
@@ -100,7 +114,7 @@ StepFigures step_figures(const TypedState& before, const TypedState& after, cons
 }
 
 BigInt device_recv_bytes(const TypedState& before, const TypedState& after, const Step& step, int64_t device) {
-  const BigInt per_device = uniform_bytes(step, local_bytes(before.type), group_size_of(step));
+  const BigInt per_device = uniform_bytes(before, after, step, group_size_of(step));
   if (!std::holds_alternative<CollectivePermute>(step.op)) return per_device;
   const auto pairs = pairs_of(before, after, step);
   if (!pairs) return per_device;

@@ -56,21 +56,20 @@ Status check_unpadded(const DistType& type, int dim) {
   return Ok{};
 }
 
-/// Ok when gathering dim `dim` from tiling `before` to `after` is a concatenation of
-/// padded chunks followed by dropping the padding at the end (docs/notation.md, "Padded
-/// dims"): the gathered chunks, each ceil(N / tiles before) long, must start every
-/// result block where the result type puts it. True when nothing is padded, when the
-/// result is untiled (keep the first N), or when (gathered tiles) * (chunk) equals the
-/// result's local size; re-tiled padded blocks do not nest otherwise.
-Status check_gather_nests(const Dim& before, const Dim& after, int dim) {
-  const int64_t n = before.global, tiles = tile_count(before), rest = tile_count(after);
-  if (n % tiles == 0 || rest == 1) return Ok{};
+/// Ok when dim `dim` may move between the tilings `coarse` and `fine` (a suffix of
+/// axes more) by a local slice or a gather: their padded blocks nest (tiles_nest;
+/// docs/notation.md, "Padded dims"). A gather concatenates the chunks and drops a padded
+/// tail; a slice keeps chunk j of its buffer, the part past the buffer's end padding.
+/// `step` names the move in the error.
+Status check_nests(const Dim& coarse, const Dim& fine, int dim, const std::string& step) {
+  const int64_t n = coarse.global, rest = tile_count(coarse), tiles = tile_count(fine);
+  if (tiles_nest(n, rest, tiles)) return Ok{};
   const int64_t chunk = (n + tiles - 1) / tiles, result = (n + rest - 1) / rest;
-  if ((tiles / rest) * chunk == result) return Ok{};
   return unsupported_error("dim " + num(dim) + " is padded (global " + num(n) + " over " + num(tiles) +
-                           " tiles) and its gathered chunks (" + num(tiles / rest) + " x " + num(chunk) +
-                           ") do not nest in the " + num(rest) + " result tiles of " + num(result) +
-                           "; only gathers to an untiled dim or nesting ones are supported");
+                           " tiles) and " + step + " between " + num(rest) + " blocks of " + num(result) + " and " +
+                           num(tiles) + " blocks of " + num(chunk) + " does not nest (" + num(tiles / rest) + " x " +
+                           num(chunk) + " != " + num(result) +
+                           "); only moves to or from the whole dim or between nesting tilings are supported");
 }
 
 /// Ok when `a` and `b` may coexist in one type; `where` says where `b` is used.
@@ -138,7 +137,6 @@ class StepTyper {
 
   Result<TypedState> operator()(const AllSlice& s) const {
     if (auto st = check_dim(type_, s.dim, "dim"); !st) return st.error();
-    if (auto st = check_unpadded(type_, s.dim); !st) return st.error();
     if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
     for (std::size_t i = 0; i < s.axes.size(); ++i)
       for (std::size_t j = 0; j < i; ++j)
@@ -154,7 +152,7 @@ class StepTyper {
     DistType t = type_;
     auto& axes = t.dims[s.dim].axes;
     axes.insert(axes.end(), s.axes.begin(), s.axes.end());
-    if (auto st = check_unpadded(t, s.dim); !st) return st.error();
+    if (auto st = check_nests(type_.dims[s.dim], t.dims[s.dim], s.dim, "its slice"); !st) return st.error();
     return finish(mesh_, std::move(t));
   }
 
@@ -165,7 +163,7 @@ class StepTyper {
     if (!rest) return not_suffix(s.axes, s.dim);
     DistType t = type_;
     t.dims[s.dim].axes = std::move(*rest);
-    if (auto st = check_gather_nests(type_.dims[s.dim], t.dims[s.dim], s.dim); !st) return st.error();
+    if (auto st = check_nests(t.dims[s.dim], type_.dims[s.dim], s.dim, "its gather"); !st) return st.error();
     return finish(mesh_, std::move(t));
   }
 
@@ -173,8 +171,6 @@ class StepTyper {
     if (auto st = check_dim(type_, s.src_dim, "src dim"); !st) return st.error();
     if (auto st = check_dim(type_, s.dst_dim, "dst dim"); !st) return st.error();
     if (s.src_dim == s.dst_dim) return invalid_error("src and dst are both dim " + num(s.src_dim));
-    if (auto st = check_unpadded(type_, s.src_dim); !st) return st.error();
-    if (auto st = check_unpadded(type_, s.dst_dim); !st) return st.error();
     if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
     auto rest = strip_suffix(type_.dims[s.src_dim].axes, s.axes, AxisSizer{mesh_});
     if (!rest) return not_suffix(s.axes, s.src_dim);
@@ -182,7 +178,10 @@ class StepTyper {
     t.dims[s.src_dim].axes = std::move(*rest);
     auto& dst = t.dims[s.dst_dim].axes;
     dst.insert(dst.end(), s.axes.begin(), s.axes.end());
-    if (auto st = check_unpadded(t, s.dst_dim); !st) return st.error();
+    if (auto st = check_nests(t.dims[s.src_dim], type_.dims[s.src_dim], s.src_dim, "its gather"); !st)
+      return st.error();
+    if (auto st = check_nests(type_.dims[s.dst_dim], t.dims[s.dst_dim], s.dst_dim, "its split"); !st)
+      return st.error();
     return finish(mesh_, std::move(t));
   }
 

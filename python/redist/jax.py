@@ -237,9 +237,23 @@ def _spec_of_key(key: tuple) -> PartitionSpec:
     return PartitionSpec(*entries, unreduced=set(unreduced)) if unreduced else PartitionSpec(*entries)
 
 
+def _check_divisible(jmesh: JaxMesh, key: tuple, shape: tuple[int, ...]) -> None:
+    """Raises UnsupportedError when a dim of `shape` is not a multiple of its tile count
+    under the spec `key`: jax shardings need divisible dims (redist itself plans padded
+    ones: redist.synthesize, `redist emit`)."""
+    for dim, axes in enumerate(key[0]):
+        tiles = int(np.prod([jmesh.shape[a] for a in axes])) if axes else 1
+        if shape[dim] % tiles:
+            raise _redist.UnsupportedError(
+                f"redist.jax: dim {dim} of size {shape[dim]} over {tiles} tiles is non-divisible; "
+                "jax shardings need divisible dims")
+
+
 @functools.lru_cache(maxsize=1024)
 def _program(jmesh: JaxMesh, src_key: tuple, dst_key: tuple, shape: tuple[int, ...], dtype: str,
              verify: bool, budget: int | None) -> _Program:
+    _check_divisible(jmesh, src_key, shape)
+    _check_divisible(jmesh, dst_key, shape)
     src = NamedSharding(jmesh, _spec_of_key(src_key))
     dst = NamedSharding(jmesh, _spec_of_key(dst_key))
     mesh, s = to_redist(src, shape, dtype)

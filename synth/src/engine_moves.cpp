@@ -15,6 +15,14 @@ bool unpadded(const Frame& frame, const State& s, std::size_t d) {
   return frame.globals[d] % product(s.dims[d]) == 0;
 }
 
+/// True when dim `d` may go from `coarse` to `fine` tiles (or back) by a local slice or
+/// a gather: its padded blocks nest (tiles_nest), and a padded result only in a problem
+/// with padding (a divisible pair never visits padded states).
+bool may_retile(const Frame& frame, std::size_t d, int64_t coarse, int64_t fine) {
+  if (!frame.padded) return frame.globals[d] % fine == 0;
+  return tiles_nest(frame.globals[d], coarse, fine);
+}
+
 /// Modeled time of a collective of `kind` over `axes` whose larger buffer is `bytes`.
 double time_of(const Frame& frame, CollectiveKind kind, const Factors& axes, int64_t bytes) {
   return collective_time_us(kind, product(axes), static_cast<double>(bytes),
@@ -58,24 +66,35 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
   for (int axis : frame.size_one_axes)
     if (fits(s, Factor{axis, 1, 1})) pieces.push_back({axis, 1, 1});
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
-    if (!unpadded(frame, s, d)) continue;
     const int64_t t = product(s.dims[d]);
     for (const auto& piece : pieces) {
-      if (frame.globals[d] % (t * piece.size) != 0) continue;
+      if (!may_retile(frame, d, t, t * piece.size)) continue;
       Edge e = edge_from(s, Move::Kind::slice, d, 0, Factors{piece});
       e.to.dims[d].push_back(piece);
       merge(e.to.dims[d]);
       out.push_back(std::move(e));
     }
+    // A padded target dim continuing this one: the rest of its factors in one slice,
+    // where slicing them one at a time would pass through tilings that do not nest
+    // (`f32[5]` -> `f32[{x,y}5]` on 2x2 through {x}5: 0-2 / 3-4).
+    const Factors& want = frame.target.dims[d];
+    const std::size_t have = s.dims[d].size();
+    if (!frame.padded || want.size() < have + 2 || frame.globals[d] % product(want) == 0) continue;
+    if (!std::equal(s.dims[d].begin(), s.dims[d].end(), want.begin())) continue;
+    const Factors rest(want.begin() + static_cast<std::ptrdiff_t>(have), want.end());
+    if (!std::all_of(rest.begin(), rest.end(), [&](const Factor& f) { return fits(s, f); })) continue;
+    if (!tiles_nest(frame.globals[d], t, product(want))) continue;
+    Edge e = edge_from(s, Move::Kind::slice, d, 0, rest);
+    e.to.dims[d] = want;
+    out.push_back(std::move(e));
   }
 }
 
 void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     if (s.dims[d].empty()) continue;
-    const bool padded = !unpadded(frame, s, d);
     for_each_suffix(s.dims[d], [&](const Factors& rest, const Factors& suffix) {
-      if (padded && !rest.empty()) return;  // a padded dim is only gathered whole (its chunks nest)
+      if (!may_retile(frame, d, product(rest), product(s.dims[d]))) return;
       Edge gather = edge_from(s, Move::Kind::gather, d, 0, suffix);
       gather.to.dims[d] = rest;
       const int64_t after = local_bytes(frame, gather.to);
@@ -83,10 +102,10 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
         gather.time_us = time_of(frame, CollectiveKind::all_gather, suffix, after);
         out.push_back(std::move(gather));
       }
-      if (padded) return;
       for (std::size_t d2 = 0; d2 < s.dims.size(); ++d2) {
-        if (d2 == d || !unpadded(frame, s, d2)) continue;
-        if (frame.globals[d2] % (product(s.dims[d2]) * product(suffix)) != 0) continue;
+        if (d2 == d) continue;
+        const int64_t t2 = product(s.dims[d2]);
+        if (!may_retile(frame, d2, t2, t2 * product(suffix))) continue;
         Edge a2a = edge_from(s, Move::Kind::all_to_all, d, d2, suffix);
         a2a.to.dims[d] = rest;
         a2a.to.dims[d2].insert(a2a.to.dims[d2].end(), suffix.begin(), suffix.end());

@@ -11,21 +11,6 @@ Error prefixed(Error e, const std::string& prefix) {
   return e;
 }
 
-/// Ok unless a non-divisible dim needs more than the padded all_gather the step set
-/// has (docs/notation.md, "Padded dims"): the target must be unpadded, and every
-/// padded dim of the source untiled in the target (gathered whole).
-Status check_padding_in_scope(const DistType& src, const DistType& dst) {
-  const bool in_scope = [&] {
-    if (has_padding(dst)) return false;
-    for (std::size_t d = 0; d < src.rank(); ++d)
-      if (src.dims[d].global % tile_count(src.dims[d]) != 0 && tile_count(dst.dims[d]) != 1) return false;
-    return true;
-  }();
-  if (in_scope) return Ok{};
-  return unsupported_error("non-divisible dims (" + to_string(has_padding(src) ? src : dst) +
-                           ") are synthesized only when the target gathers them whole; this pair is not yet");
-}
-
 }  // namespace
 
 bool has_reductions(const DistType& src, const DistType& dst) {
@@ -73,7 +58,6 @@ Result<Problem> make_problem(const Mesh& src_mesh, const DistType& src, const Me
   if (!src.reduce_axes.empty() || !dst.reduce_axes.empty())
     return unsupported_error("pending reductions (" + to_string(src.reduce_axes.empty() ? dst : src) +
                              ") have no baseline plan (synthesize() plans them)");
-  if (auto s = check_padding_in_scope(src, dst); !s) return s.error();
   Problem p;
   for (const auto& axis : src_mesh.axes()) p.frame.axis_sizes.push_back(axis.size);
   for (const auto& d : src.dims) p.frame.globals.push_back(d.global);
@@ -82,6 +66,25 @@ Result<Problem> make_problem(const Mesh& src_mesh, const DistType& src, const Me
   p.dst = merged(layout_of(dst, dst_mesh));
   p.mesh_change = !(src_mesh == dst_mesh);
   return p;
+}
+
+std::optional<Error> padding_error(const DistType& src, const DistType& dst, const BigInt& bound) {
+  for (std::size_t d = 0; d < src.rank(); ++d) {
+    const int64_t n = src.dims[d].global, a = tile_count(src.dims[d]), b = tile_count(dst.dims[d]);
+    if (n % a == 0 && n % b == 0) continue;
+    const bool nest = a == b || (b % a == 0 && tiles_nest(n, a, b)) || (a % b == 0 && tiles_nest(n, b, a));
+    if (nest) continue;
+    DistType whole = src;
+    whole.dims[d].axes.clear();
+    return Error{Error::Kind::no_plan,
+                 "dim " + std::to_string(d) + " of " + to_string(src) + " -> " + to_string(dst) + " is padded (" +
+                     std::to_string(n) + " over " + std::to_string(a) + " tiles in the source, " + std::to_string(b) +
+                     " in the target) and its blocks do not nest: it moves correctly only whole on a device "
+                     "(gather, then slice), " + to_decimal(local_bytes(whole)) + " bytes per device, over the bound of " +
+                     to_decimal(bound),
+                 Error::npos};
+  }
+  return std::nullopt;
 }
 
 }  // namespace redist::synth_detail

@@ -68,10 +68,8 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
     found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
     if (!found) return found.error();
   }
-  if (!found->plan && has_padding(src))  // padded dims move only by whole gathers yet
-    return unsupported_error("non-divisible dims (" + to_string(src) + "): no plan within " + to_decimal(bound) +
-                             " bytes per device gathers them whole, and the other moves of padded dims (all_to_all, "
-                             "re-tiling permutes) are not synthesized yet");
+  if (!found->plan)
+    if (auto e = synth_detail::padding_error(src, dst, bound)) return *e;
   if (!found->plan)
     return Error{Error::Kind::no_plan,
                  "no plan from " + to_string(src) + " to " + to_string(dst) + " within " + to_decimal(bound) +

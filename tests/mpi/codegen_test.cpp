@@ -1,7 +1,9 @@
 // Programs emitted by `emit_program` (and `redist emit --target mpi`): they include only
 // MPI and the standard library, compile with the MPI compiler wrapper, and pass under
 // mpirun for the anchors that fit in 8 ranks, the cases of tests/data/partial_sums.txt
-// and tests/data/mesh_changes.txt, and hand plans with reductions and device-order changes; a wrong explicit lowering makes the program report FAILED.
+// and tests/data/uneven.txt, the cases of tests/data/mesh_changes.txt that fit 8 ranks,
+// and hand plans with reductions and device-order changes; a wrong explicit lowering
+// makes the program report FAILED.
 
 #include <gtest/gtest.h>
 
@@ -106,56 +108,51 @@ TEST_P(EmittedAnchor, CompilesAndPassesUnderMpirun) {
 INSTANTIATE_TEST_SUITE_P(Anchors, EmittedAnchor, ::testing::ValuesIn(small_anchor_names()),
                          [](const auto& info) { return info.param; });
 
-/// Names of the cases of tests/data/partial_sums.txt (pending reductions; all fit 8 devices).
-std::vector<std::string> partial_sum_names() {
+/// Names of the cases of the anchors-format file at `path` that fit 8 ranks.
+std::vector<std::string> case_names(const char* path) {
   std::vector<std::string> names;
-  auto cases = read_anchors(REDIST_PARTIAL_SUMS_FILE);
-  if (!cases) return names;
-  for (const auto& c : *cases) names.push_back(c.name);
-  return names;
-}
-
-class EmittedPartialSum : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(EmittedPartialSum, CompilesAndPassesUnderMpirun) {
-  auto cases = read_anchors(REDIST_PARTIAL_SUMS_FILE);
-  ASSERT_TRUE(cases.ok()) << cases.error().to_string();
-  for (const auto& c : *cases) {
-    if (c.name != GetParam()) continue;
-    auto plan = anchor_plan(c);
-    ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-    expect_ok(emit_compile_run(*plan, c.name), c.mesh.num_devices());
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(PartialSums, EmittedPartialSum, ::testing::ValuesIn(partial_sum_names()),
-                         [](const auto& info) { return info.param; });
-
-/// Names of the cases of tests/data/mesh_changes.txt with at most 8 devices (other
-/// axes over the same devices, planned on the common refinement: docs/meshes.md).
-std::vector<std::string> mesh_change_names() {
-  std::vector<std::string> names;
-  auto cases = read_anchors(REDIST_MESH_CHANGES_FILE);
+  auto cases = read_anchors(path);
   if (!cases) return names;
   for (const auto& c : *cases)
     if (c.mesh.num_devices() <= 8) names.push_back(c.name);
   return names;
 }
 
-class EmittedMeshChange : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(EmittedMeshChange, CompilesAndPassesUnderMpirun) {
-  auto cases = read_anchors(REDIST_MESH_CHANGES_FILE);
+/// Emits, compiles and runs our plan of the case `name` of the file at `path`.
+void emit_case(const char* path, const std::string& name) {
+  auto cases = read_anchors(path);
   ASSERT_TRUE(cases.ok()) << cases.error().to_string();
   for (const auto& c : *cases) {
-    if (c.name != GetParam()) continue;
+    if (c.name != name) continue;
     auto plan = anchor_plan(c);
     ASSERT_TRUE(plan.ok()) << plan.error().to_string();
     expect_ok(emit_compile_run(*plan, c.name), c.mesh.num_devices());
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(MeshChanges, EmittedMeshChange, ::testing::ValuesIn(mesh_change_names()),
+/// The cases of tests/data/partial_sums.txt (pending reductions).
+class EmittedPartialSum : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EmittedPartialSum, CompilesAndPassesUnderMpirun) { emit_case(REDIST_PARTIAL_SUMS_FILE, GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(PartialSums, EmittedPartialSum, ::testing::ValuesIn(case_names(REDIST_PARTIAL_SUMS_FILE)),
+                         [](const auto& info) { return info.param; });
+
+/// The cases of tests/data/uneven.txt (padded dims: every real element checked).
+class EmittedUneven : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EmittedUneven, CompilesAndPassesUnderMpirun) { emit_case(REDIST_UNEVEN_FILE, GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Uneven, EmittedUneven, ::testing::ValuesIn(case_names(REDIST_UNEVEN_FILE)),
+                         [](const auto& info) { return info.param; });
+
+/// The cases of tests/data/mesh_changes.txt (other axes over the same devices, planned
+/// on the common refinement: docs/meshes.md).
+class EmittedMeshChange : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EmittedMeshChange, CompilesAndPassesUnderMpirun) { emit_case(REDIST_MESH_CHANGES_FILE, GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(MeshChanges, EmittedMeshChange, ::testing::ValuesIn(case_names(REDIST_MESH_CHANGES_FILE)),
                          [](const auto& info) { return info.param; });
 
 TEST(EmittedProgram, ReductionsAndDeviceOrders) {

@@ -1,6 +1,7 @@
 // The MPI runtime on every anchor whose mesh has as many devices as the job has ranks:
 // our plan and the two baselines, every element on every rank compared; and on every
-// case of tests/data/partial_sums.txt of this size (pending reductions: our plan).
+// case of tests/data/partial_sums.txt and tests/data/uneven.txt of this size (pending
+// reductions, padded dims: our plan).
 
 #include <gtest/gtest.h>
 
@@ -50,6 +51,22 @@ TEST(MpiRuntimeAnchors, EveryPartialSumCaseOfThisSize) {
   }
   if (world_rank() == 0) std::printf("ran %d partial-sum cases on %d ranks\n", ran, world_size());
   if (world_size() == 8) EXPECT_GT(ran, 0);
+}
+
+TEST(MpiRuntimeAnchors, EveryUnevenCaseOfThisSize) {
+  auto cases = read_anchors(REDIST_UNEVEN_FILE);
+  ASSERT_TRUE(cases.ok()) << cases.error().to_string();
+  int ran = 0;
+  for (const auto& c : *cases) {
+    if (c.mesh.num_devices() != world_size()) continue;
+    SCOPED_TRACE(c.name);
+    auto plan = anchor_plan(c);
+    ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+    EXPECT_EQ(run_and_compare(*plan), "");
+    ++ran;
+  }
+  if (world_rank() == 0) std::printf("ran %d uneven cases on %d ranks\n", ran, world_size());
+  EXPECT_GT(ran, 0);
 }
 
 }  // namespace

@@ -76,11 +76,19 @@ TEST(Baselines, XlaStyleReplicatesWhenSizesOnlyShareAGcd) {
 }
 
 TEST(Baselines, ScopeErrorsAreThoseOfSynthesis) {
-  const Mesh mesh = parse_mesh("{x:2, y:2}").value();
-  auto r = baseline_plan(Baseline::xla_style, mesh, parse_type("f32[5, 3]", mesh).value(), mesh,
-                         parse_type("f32[{x,y}5, 3]", mesh).value());  // slicing into a padded dim: not yet
+  const Mesh a = parse_mesh("{x:6}").value(), b = parse_mesh("{x:2, y:3}").value();
+  auto r = baseline_plan(Baseline::xla_style, a, parse_type("f32[{x}24, 8]", a).value(), b,
+                         parse_type("f32[{x}24, 8]", b).value());  // other mesh axes
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, Error::Kind::unsupported);
+}
+
+TEST(Baselines, PlanPaddedDims) {
+  // Slicing into a padded dim: XLA's replicate-then-slice is one local slice here.
+  const Plan plan = baseline(Baseline::xla_style, "{x:2, y:2}", "f32[5, 3]", "f32[{x,y}5, 3]");
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<AllSlice>(plan.steps[0].op));
+  EXPECT_TRUE(type_plan(plan).ok());
 }
 
 }  // namespace

@@ -27,6 +27,11 @@ redist_synthesis_test(synth_reduction_tests
   LIBS redist_synth redist_verify
   LABELS unit)
 
+redist_synthesis_test(synth_uneven_tests
+  SOURCES synthesize_uneven_test.cpp
+  LIBS redist_synth redist_verify
+  LABELS unit)
+
 redist_synthesis_test(synth_engine_property_tests
   SOURCES engine_property_test.cpp
   LIBS redist_synth redist_verify

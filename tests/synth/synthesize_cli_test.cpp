@@ -119,7 +119,21 @@ TEST(PlanCommand, BadInputExitsTwoWithThePosition) {
   EXPECT_EQ(run_redist("plan --mesh '{x:4' 'f32[16]' 'f32[16]'").exit_code, 2);
   EXPECT_EQ(run_redist(std::string(kSwap) + " --budget 12x").exit_code, 2);
   EXPECT_EQ(run_redist(std::string(kSwap) + " --baseline nope").exit_code, 2);
-  EXPECT_EQ(run_redist("plan --mesh '{x:2, y:2}' 'f32[5, 3]' 'f32[{x,y}5, 3]'").exit_code, 2);  // out of scope
+  const auto zero = run_redist("plan --mesh '{x:4}' 'f32[0, 8]' 'f32[{x}0, 8]'");  // a zero-size dim
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_NE(zero.output.find("column"), std::string::npos) << zero.output;
+}
+
+TEST(PlanCommand, UnevenDimsArePlanned) {
+  const auto slice = run_redist("plan --mesh '{x:4}' 'f32[5, 10]' 'f32[{x}5, 10]'");
+  ASSERT_EQ(slice.exit_code, 0) << slice.output;
+  EXPECT_NE(slice.output.find("all_slice(dim=0, axes={x})"), std::string::npos) << slice.output;
+  // {x}5 on x:2 and {x,y}5 do not nest: only a whole copy of dim 0 moves it (exit 3 within
+  // max(source, target), planned with a budget for it).
+  const auto refused = run_redist("plan --mesh '{x:2, y:2}' 'f32[{x}5]' 'f32[{x,y}5]'");
+  EXPECT_EQ(refused.exit_code, 3);
+  EXPECT_NE(refused.output.find("dim 0 of"), std::string::npos) << refused.output;
+  EXPECT_EQ(run_redist("plan --mesh '{x:2, y:2}' 'f32[{x}5]' 'f32[{x,y}5]' --budget 20").exit_code, 0);
 }
 
 TEST(PlanCommand, NoPlanWithinTheBudgetExitsThree) {

@@ -110,14 +110,17 @@ TEST(SynthAllSlice, RefusesOverlappingAxesInOneStep) {
                "axis x:(2)2 overlaps x in the same step");
 }
 
-TEST(SynthAllSlice, RefusesAPaddedDim) {
+TEST(SynthAllSlice, RefusesASliceWhosePaddedBlocksDoNotNest) {
+  // {x}10 holds 3 per device, {x,y}10 2: x=0 would keep 0-1 / 2 but {x,y}10 puts 2-3 at (0,1).
   expect_error(refusal(kXY, "f32[{x}10]", AllSlice{0, {whole("y", 2)}}), kUnsupported,
-               "dim 0 is padded (global 10 over 4 tiles); steps on non-divisible dims are not supported yet");
+               "dim 0 is padded (global 10 over 8 tiles) and its slice between 4 blocks of 3 and 8 blocks of 2 does "
+               "not nest (2 x 2 != 3); only moves to or from the whole dim or between nesting tilings are supported");
 }
 
-TEST(SynthAllSlice, RefusesADimThatWouldBePadded) {
-  expect_error(refusal(kXY, "f32[6, 8]", AllSlice{0, {whole("x", 4)}}), kUnsupported,
-               "dim 0 is padded (global 6 over 4 tiles)");
+TEST(SynthAllSlice, SlicesIntoAPaddedDimWhereBlocksNest) {
+  EXPECT_EQ(after(kXY, "f32[6, 8]", AllSlice{0, {whole("x", 4)}}), "f32[{x}6, 8]");  // from the whole dim
+  EXPECT_EQ(after(kXY, "f32[5, 8]", AllSlice{0, {whole("x", 4), whole("y", 2)}}), "f32[{x,y}5, 8]");  // empty shards
+  EXPECT_EQ(after(kXY, "f32[{x}13]", AllSlice{0, {whole("y", 2)}}), "f32[{x,y}13]");  // 2 x 2 nest in 4
 }
 
 // ---- all_gather
@@ -167,8 +170,8 @@ TEST(SynthAllGather, GathersAPaddedDimWhoseChunksNest) {
 TEST(SynthAllGather, RefusesAPaddedDimWhoseChunksDoNotNest) {
   // {x,y}12 holds 2 per device; x=0 would get 0-3 but {x}12 puts 0-2 there.
   expect_error(refusal(kXY, "f32[{x,y}12]", AllGather{0, {whole("y", 2)}}), kUnsupported,
-               "dim 0 is padded (global 12 over 8 tiles) and its gathered chunks (2 x 2) do not nest in the 4 "
-               "result tiles of 3");
+               "dim 0 is padded (global 12 over 8 tiles) and its gather between 4 blocks of 3 and 8 blocks of 2 "
+               "does not nest (2 x 2 != 3)");
 }
 
 // ---- all_to_all
@@ -201,13 +204,20 @@ TEST(SynthAllToAll, RefusesANonSuffix) {
   expect_error(refusal(kXY, "f32[{x}16, 8]", AllToAll{0, 1, {}}), kInvalid, "the step names no axes");
 }
 
-TEST(SynthAllToAll, RefusesPaddedDims) {
-  expect_error(refusal(kXY, "f32[{x}16, 6]", AllToAll{0, 1, {whole("x", 4)}}), kUnsupported,
-               "dim 1 is padded (global 6 over 4 tiles)");
-  expect_error(refusal(kXY, "f32[{x}14, 8]", AllToAll{0, 1, {whole("x", 4)}}), kUnsupported,
-               "dim 0 is padded (global 14 over 4 tiles)");
-  expect_error(refusal(kXY, "f32[{x}16, {y}7]", AllToAll{0, 1, {whole("x", 4)}}), kUnsupported,
-               "dim 1 is padded (global 7 over 2 tiles)");
+TEST(SynthAllToAll, MovesPaddedDimsWhereBlocksNest) {
+  EXPECT_EQ(after(kXY, "f32[{x}16, 6]", AllToAll{0, 1, {whole("x", 4)}}), "f32[16, {x}6]");    // split padded
+  EXPECT_EQ(after(kXY, "f32[{x}14, 8]", AllToAll{0, 1, {whole("x", 4)}}), "f32[14, {x}8]");    // gathered padded
+  EXPECT_EQ(after(kXY, "f32[{x}16, {y}7]", AllToAll{0, 1, {whole("x", 4)}}), "f32[16, {y,x}7]");  // 4 x 1 nest in 4
+  EXPECT_EQ(after(kXY, "f32[{x}5, 7]", AllToAll{0, 1, {whole("x", 4)}}), "f32[5, {x}7]");      // both padded
+}
+
+TEST(SynthAllToAll, RefusesPaddedDimsWhoseBlocksDoNotNest) {
+  expect_error(refusal(kXY, "f32[{x}16, {y}5]", AllToAll{0, 1, {whole("x", 4)}}), kUnsupported,
+               "dim 1 is padded (global 5 over 8 tiles) and its split between 2 blocks of 3 and 8 blocks of 1 does "
+               "not nest (4 x 1 != 3)");
+  expect_error(refusal(kXY, "f32[{y,x}10, 8]", AllToAll{0, 1, {whole("x", 4)}}), kUnsupported,
+               "dim 0 is padded (global 10 over 8 tiles) and its gather between 2 blocks of 5 and 8 blocks of 2 does "
+               "not nest (4 x 2 != 5)");
 }
 
 // ---- collective_permute

@@ -63,7 +63,8 @@ Movement interpreted(const TypedState& before, const Step& step) {
       const auto& values = (*after)[static_cast<std::size_t>(d)].values;
       for (std::size_t f = 0; f < values.size(); ++f) {
         out[{d, static_cast<int64_t>(f)}];
-        if (values[f] != 0) out[{d, static_cast<int64_t>(f)}].insert({p, values[f] - 1});
+        // 0: another device's element; kPadding: padding the step made (a padded chunk).
+        if (values[f] > 0) out[{d, static_cast<int64_t>(f)}].insert({p, values[f] - 1});
       }
     }
   }
@@ -99,12 +100,17 @@ Movement materialized(const LoweredStep& step) {
         const auto v = smt::values_in(solver.get_model(), b_terms);
         const Coords bc(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(step.before.mesh.rank()));
         const std::vector<int64_t> bi(v.begin() + static_cast<std::ptrdiff_t>(step.before.mesh.rank()), v.end());
+        // A read past the end of the buffer is padding (a padded slice or all_to_all
+        // chunk): it feeds nothing, as the interpreter's padding does; G1 refuses it
+        // for a real target slot.
         int64_t flat = 0;
+        bool inside = true;
         for (std::size_t i = 0; i < bi.size(); ++i) {
-          RC_ASSERT(bi[i] >= 0 && bi[i] < shape_b[i]);  // never a read outside the buffer
+          RC_ASSERT(bi[i] >= 0);  // never a read before the buffer
+          inside = inside && bi[i] < shape_b[i];
           flat = flat * shape_b[i] + bi[i];
         }
-        feeds.insert({step.before.mesh.device_at_coords(bc), flat});
+        if (inside) feeds.insert({step.before.mesh.device_at_coords(bc), flat});
         z3::expr_vector same(q.ctx());
         for (std::size_t i = 0; i < v.size(); ++i) same.push_back(b_terms[i] == enc.num(v[i]));
         solver.add(!z3::mk_and(same));

@@ -3,7 +3,8 @@
 // a plan, made in the plan IR (drop a step, swap two axes, change a dim, reorder steps)
 // and in the lowered form (reorder a group's members, change a permute pair, shift a
 // slice offset, swap an all-to-all's split and concat dims; for reductions: reduce over
-// a wrong pending axis, swap devices between reduction groups, apply an all_reduce twice).
+// a wrong pending axis, swap devices between reduction groups, apply an all_reduce twice;
+// for padded slices: the last shard's offset one early, every chunk one shorter).
 
 #include <algorithm>
 #include <optional>
@@ -142,6 +143,25 @@ inline void lowered_mutants(const Plan& plan, const LoweredPlan& lowered, std::s
     LoweredPlan n = l;  // off by one element: the plan IR has no form for it
     std::get<LoweredSlice>(n.steps[k].op).offsets = by_one;
     add("shift a slice offset by one", std::move(n), std::nullopt, std::nullopt, false);
+  }
+  if (const auto* s = std::get_if<LoweredSlice>(&op); s && s->group.size >= 2 && has_padding(step.after.type)) {
+    // Padding: the devices whose chunk holds the buffer's last entries start one early
+    // (a shard boundary), and every chunk is one shorter (a last shard's length).
+    const int64_t extent = local_shape(step.before.type)[static_cast<std::size_t>(s->dim)];
+    auto early = slice_offsets(*s, mesh);
+    bool moved = false;
+    for (auto& o : early)
+      if (o >= 1 && o < extent && o + s->chunk >= extent) o -= 1, moved = true;
+    if (moved) {
+      LoweredPlan m = l;
+      std::get<LoweredSlice>(m.steps[k].op).offsets = early;
+      add("last shard's offset one early", std::move(m), std::nullopt, std::nullopt, false);
+    }
+    if (s->chunk >= 2) {
+      LoweredPlan m = l;
+      std::get<LoweredSlice>(m.steps[k].op).chunk -= 1;
+      add("padded chunks one shorter", std::move(m), std::nullopt, std::nullopt, false);
+    }
   }
   if (const auto* p = std::get_if<LoweredPermute>(&op); p && mesh.num_devices() >= 2) {
     DevicePairs pairs = pair_table(*p, mesh, step.after.mesh);

@@ -48,7 +48,7 @@ TEST(VerifyRunStep, RefusesAPaddedDimItCannotRun) {
   const auto nested = state_of("{x:2, y:2}", "f32[{x,y}5]");
   const auto refused = run_on(nested, make_step(AllGather{0, {axis("y", 2)}}));
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.error().message.find("do not nest"), std::string::npos) << refused.error().message;
+  EXPECT_NE(refused.error().message.find("does not nest"), std::string::npos) << refused.error().message;
   const auto padded_slice = state_of("{x:2, y:2}", "f32[{x}5, 4]");
   EXPECT_FALSE(run_on(padded_slice, make_step(AllSlice{0, {axis("y", 2)}})).ok());  // not a local slice
 }

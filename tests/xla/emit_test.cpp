@@ -129,6 +129,24 @@ TEST(EmitHlo, ASliceLooksUpItsOffsetByPartitionId) {
   EXPECT_NE(text.find("dynamic_slice_sizes={4}"), std::string::npos) << text;
 }
 
+TEST(EmitHlo, PaddedChunksArePaddedBeforeTheyAreCutAndTheirTailDropped) {
+  // 5 rows sliced in 4 (offsets 0, 2, 4, 6 of chunk 2): padded to 8 first, since XLA
+  // clamps a dynamic-slice's start.
+  const std::string slice = hlo("mesh {x:4}\nsource f32[5, 3]\nall_slice(dim=0, axes={x})\n");
+  EXPECT_NE(slice.find("f32[8,3] pad("), std::string::npos) << slice;
+  EXPECT_NE(slice.find("padding=0_3x0_0"), std::string::npos) << slice;
+  EXPECT_NE(slice.find("dynamic_slice_sizes={2,3}"), std::string::npos) << slice;
+  // An all_to_all into a padded dim pads it to 4 chunks of 2; out of one it keeps 5 rows.
+  const std::string into = hlo("mesh {x:4}\nsource f32[{x}8, 5]\nall_to_all(src=0, dst=1, axes={x})\n");
+  EXPECT_NE(into.find("f32[2,8] pad("), std::string::npos) << into;
+  const std::string out = hlo("mesh {x:4}\nsource f32[{x}5, 8]\nall_to_all(src=0, dst=1, axes={x})\n");
+  EXPECT_EQ(count(out, " pad("), 0) << out;
+  EXPECT_NE(out.find("dynamic_slice_sizes={5,2}"), std::string::npos) << out;
+  const std::string mlir = stablehlo("mesh {x:4}\nsource f32[5, 3]\nall_slice(dim=0, axes={x})\n");
+  EXPECT_NE(mlir.find("stablehlo.pad"), std::string::npos) << mlir;
+  EXPECT_NE(mlir.find("high = [3, 0]"), std::string::npos) << mlir;
+}
+
 TEST(EmitHlo, APermuteWhoseSourcesServeTwoTargetsRunsInRounds) {
   // Derived pairs are a bijection: one collective-permute.
   EXPECT_EQ(count(hlo("mesh {x:2, y:2}\nsource f32[{x}8, 3]\ncollective_permute(to=f32[{y}8, 3])\n"),

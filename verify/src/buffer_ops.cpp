@@ -27,16 +27,17 @@ std::pair<int64_t, int64_t> outer_inner(std::span<const int64_t> shape, std::siz
 
 }  // namespace
 
-LocalBuffer chunk_along(const LocalBuffer& buffer, std::size_t dim, int64_t count, int64_t j) {
+LocalBuffer chunk_along(const LocalBuffer& buffer, std::size_t dim, int64_t chunk, int64_t j) {
   const auto [outer, inner] = outer_inner(buffer.shape, dim);
   const int64_t size = buffer.shape[dim];
-  const int64_t chunk = size / count;
+  const int64_t first = std::min(size, j * chunk), real = std::min(size, (j + 1) * chunk) - first;
   LocalBuffer out{buffer.shape, {}};
   out.shape[dim] = chunk;
   out.values.reserve(static_cast<std::size_t>(outer * chunk * inner));
   for (int64_t o = 0; o < outer; ++o) {
-    const auto first = buffer.values.begin() + (o * size + j * chunk) * inner;
-    out.values.insert(out.values.end(), first, first + chunk * inner);
+    const auto start = buffer.values.begin() + (o * size + first) * inner;
+    out.values.insert(out.values.end(), start, start + real * inner);
+    out.values.insert(out.values.end(), static_cast<std::size_t>((chunk - real) * inner), kPadding);
   }
   return out;
 }

@@ -18,9 +18,10 @@ int64_t element_count(std::span<const int64_t> shape);
 /// leaves `index` all zeros) after the last one.
 bool next_index(std::vector<int64_t>& index, std::span<const int64_t> shape);
 
-/// Chunk `j` of `count` equal chunks of `buffer` along `dim`; shape[dim] must be a
-/// multiple of `count`.
-LocalBuffer chunk_along(const LocalBuffer& buffer, std::size_t dim, int64_t count, int64_t j);
+/// Chunk `j` of `buffer` along `dim` in chunks of `chunk` elements: indices
+/// j*chunk .. (j+1)*chunk - 1, those past the end of the buffer kPadding (a padded
+/// dim's last chunks; docs/notation.md, "Padded dims").
+LocalBuffer chunk_along(const LocalBuffer& buffer, std::size_t dim, int64_t chunk, int64_t j);
 
 /// The first `size` elements of `buffer` along `dim` (size <= shape[dim]).
 LocalBuffer prefix_along(const LocalBuffer& buffer, std::size_t dim, int64_t size);

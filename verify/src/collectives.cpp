@@ -22,12 +22,12 @@ int64_t members(const std::vector<int64_t>& group) { return static_cast<int64_t>
 
 }  // namespace
 
-MeshData all_slice(const DeviceGroups& groups, const MeshData& data, std::size_t dim) {
+MeshData all_slice(const DeviceGroups& groups, const MeshData& data, std::size_t dim, int64_t chunk) {
   MeshData out(data.size());
   for (const auto& group : groups) {
     for (int64_t i = 0; i < members(group); ++i) {
       const auto d = static_cast<std::size_t>(group[static_cast<std::size_t>(i)]);
-      out[d] = chunk_along(data[d], dim, members(group), i);
+      out[d] = chunk_along(data[d], dim, chunk, i);
     }
   }
   return out;
@@ -44,17 +44,19 @@ MeshData all_gather(const DeviceGroups& groups, const MeshData& data, std::size_
 }
 
 MeshData all_to_all(const DeviceGroups& groups, const MeshData& data, std::size_t src_dim,
-                    std::size_t dst_dim) {
+                    std::size_t dst_dim, int64_t chunk, int64_t keep) {
   MeshData out(data.size());
   for (const auto& group : groups) {
     for (int64_t i = 0; i < members(group); ++i) {
       std::vector<LocalBuffer> received;
       received.reserve(group.size());
       for (int64_t j : group)
-        received.push_back(chunk_along(data[static_cast<std::size_t>(j)], dst_dim, members(group), i));
+        received.push_back(chunk_along(data[static_cast<std::size_t>(j)], dst_dim, chunk, i));
       std::vector<const LocalBuffer*> parts;
       for (const auto& r : received) parts.push_back(&r);
-      out[static_cast<std::size_t>(group[static_cast<std::size_t>(i)])] = concat_along(parts, src_dim);
+      LocalBuffer gathered = concat_along(parts, src_dim);
+      if (gathered.shape[src_dim] != keep) gathered = prefix_along(gathered, src_dim, keep);
+      out[static_cast<std::size_t>(group[static_cast<std::size_t>(i)])] = std::move(gathered);
     }
   }
   return out;
@@ -74,7 +76,7 @@ MeshData reduce_scatter(const DeviceGroups& groups, const MeshData& data, std::s
     const LocalBuffer reduced = reduce_elementwise(op, member_buffers(group, data));
     for (int64_t i = 0; i < members(group); ++i)
       out[static_cast<std::size_t>(group[static_cast<std::size_t>(i)])] =
-          chunk_along(reduced, dim, members(group), i);
+          chunk_along(reduced, dim, reduced.shape[dim] / members(group), i);
   }
   return out;
 }

@@ -11,19 +11,21 @@
 
 namespace redist::interp {
 
-/// Every device keeps chunk i of its buffer along `dim`, i = its place in its group.
-MeshData all_slice(const DeviceGroups& groups, const MeshData& data, std::size_t dim);
+/// Every device keeps chunk i (`chunk` elements) of its buffer along `dim`, i = its
+/// place in its group; entries past the buffer's end are padding (a padded result).
+MeshData all_slice(const DeviceGroups& groups, const MeshData& data, std::size_t dim, int64_t chunk);
 
 /// Every device gets its group's buffers concatenated along `dim` in member order, of
 /// which it keeps the first `keep` elements along `dim` (less than the concatenation
 /// when the dim is padded: the tail is padding).
 MeshData all_gather(const DeviceGroups& groups, const MeshData& data, std::size_t dim, int64_t keep);
 
-/// Member j of each group splits its buffer along `dst_dim` into one chunk per member
-/// and sends chunk i to member i; member i concatenates what it receives along
-/// `src_dim` in member order.
+/// Member j of each group splits its buffer along `dst_dim` into one chunk of `chunk`
+/// elements per member (padding past the buffer's end) and sends chunk i to member i;
+/// member i concatenates what it receives along `src_dim` in member order and keeps
+/// the first `keep` elements along it (the tail of a padded dim is padding).
 MeshData all_to_all(const DeviceGroups& groups, const MeshData& data, std::size_t src_dim,
-                    std::size_t dst_dim);
+                    std::size_t dst_dim, int64_t chunk, int64_t keep);
 
 /// Every target device receives the whole buffer of its source.
 MeshData collective_permute(const DevicePairs& pairs, const MeshData& data);

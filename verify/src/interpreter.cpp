@@ -55,41 +55,41 @@ Status check_data(const TypedState& state, const MeshData& data) {
 }
 
 /// The local shape the collective of `op` makes from buffers of `shape` with groups of
-/// `g` members; nullopt when a dim it chunks is not a multiple of `g`. A gather makes
-/// the concatenation, which the result may shorten (a padded dim: see execute()).
-std::optional<std::vector<int64_t>> collective_shape(const StepOp& op, std::vector<int64_t> shape,
-                                                     int64_t g) {
-  auto split = [&](int dim) {
-    if (shape[static_cast<std::size_t>(dim)] % g != 0) return false;
-    shape[static_cast<std::size_t>(dim)] /= g;
-    return true;
-  };
-  auto grow = [&](int dim) { shape[static_cast<std::size_t>(dim)] *= g; };
-  bool ok = true;
+/// `g` members and the result shape `result`; nullopt when a reduce_scatter's dim is
+/// not a multiple of `g`. A slice or an all_to_all cuts chunks of ceil(extent / g) (a
+/// padded dim's last chunks are padded); a gather or an all_to_all keeps at most the
+/// result's extent of its concatenation (a padded tail dropped: see execute()).
+std::optional<std::vector<int64_t>> collective_shape(const StepOp& op, std::vector<int64_t> shape, int64_t g,
+                                                     const std::vector<int64_t>& result) {
+  auto at = [](int dim) { return static_cast<std::size_t>(dim); };
+  auto split = [&](int dim) { shape[at(dim)] = shape[at(dim)] / g + (shape[at(dim)] % g != 0); };
+  auto grow = [&](int dim) { shape[at(dim)] = std::min(shape[at(dim)] * g, result[at(dim)]); };
   if (const auto* s = std::get_if<AllSlice>(&op)) {
-    ok = split(s->dim);
+    split(s->dim);
   } else if (const auto* s = std::get_if<AllGather>(&op)) {
     grow(s->dim);
   } else if (const auto* s = std::get_if<AllToAll>(&op)) {
-    ok = split(s->dst_dim);
+    split(s->dst_dim);
     grow(s->src_dim);
   } else if (const auto* s = std::get_if<ReduceScatter>(&op)) {
-    ok = split(s->dim);
+    if (shape[at(s->dim)] % g != 0) return std::nullopt;
+    split(s->dim);
   }
-  if (!ok) return std::nullopt;
   return shape;
 }
 
-/// Runs the collective of `op` on validated data with validated groups or pairs.
-/// A gather keeps the first `result_shape` elements of its concatenation.
+/// Runs the collective of `op` on validated data with validated groups or pairs,
+/// making buffers of `result_shape` (chunks and kept extents of padded dims).
 MeshData execute(const StepOp& op, const DeviceGroups& groups, const DevicePairs& pairs,
                  const MeshData& data, ReduceOp reduce_op, const std::vector<int64_t>& result_shape) {
   auto at = [](int dim) { return static_cast<std::size_t>(dim); };
-  if (const auto* s = std::get_if<AllSlice>(&op)) return interp::all_slice(groups, data, at(s->dim));
+  if (const auto* s = std::get_if<AllSlice>(&op))
+    return interp::all_slice(groups, data, at(s->dim), result_shape[at(s->dim)]);
   if (const auto* s = std::get_if<AllGather>(&op))
     return interp::all_gather(groups, data, at(s->dim), result_shape[at(s->dim)]);
   if (const auto* s = std::get_if<AllToAll>(&op))
-    return interp::all_to_all(groups, data, at(s->src_dim), at(s->dst_dim));
+    return interp::all_to_all(groups, data, at(s->src_dim), at(s->dst_dim), result_shape[at(s->dst_dim)],
+                              result_shape[at(s->src_dim)]);
   if (const auto* s = std::get_if<ReduceScatter>(&op))
     return interp::reduce_scatter(groups, data, at(s->dim), reduce_op);
   if (std::holds_alternative<AllReduce>(op)) return interp::all_reduce(groups, data, reduce_op);
@@ -127,12 +127,8 @@ Result<MeshData> run_step(const TypedState& before, const Step& step, const Mesh
   }
 
   const auto result_shape = local_shape(after->type);
-  auto shape = collective_shape(step.op, local_shape(before.type), group_size);
   // A padded gather drops the tail of its concatenation (the typing rule checked it is padding).
-  if (const auto* g = std::get_if<AllGather>(&step.op); g && shape) {
-    auto& extent = (*shape)[static_cast<std::size_t>(g->dim)];
-    extent = std::min(extent, result_shape[static_cast<std::size_t>(g->dim)]);
-  }
+  const auto shape = collective_shape(step.op, local_shape(before.type), group_size, result_shape);
   if (!shape || *shape != result_shape)
     return in_step(step.op,
                    unsupported_error("cannot run on " + to_string(before.type) + ": groups of " +

@@ -38,7 +38,8 @@ struct Relate {
   std::vector<int64_t> lb = local_shape(step.before.type);
   std::vector<int64_t> la = local_shape(step.after.type);
 
-  // all_slice: the same device keeps `chunk` elements of dim from its offset:
+  // all_slice: the same device keeps `chunk` elements of dim from its offset (past the
+  // buffer's end: padding, out of bounds for G1's goal if a real slot reads it):
   //   b = a (device), b.l[dim] = offset(a) + a.l[dim], other dims equal.
   z3::expr operator()(const LoweredSlice& s) const {
     return enc.same(b.device, a.device) && b.index[at(s.dim)] == slice_offset(enc, s, a.device) + a.index[at(s.dim)] &&
@@ -53,7 +54,9 @@ struct Relate {
            l < enc.num(lb[at(s.dim)]) && equal_except(enc, b, a, {s.dim});
   }
   // all_to_all: member j sends chunk i of its split dim to member i, who concatenates
-  // along the concat dim in sender order:
+  // along the concat dim in sender order (on a padded dim a chunk may reach past the
+  // buffer, and the concatenation's tail is dropped: those are padding, never read
+  // into a real target slot, which G1's in-bounds goal checks):
   //   same group, b.l[split] = m(a) * L_after[split] + a.l[split],
   //   a.l[concat] = m(b) * L_before[concat] + b.l[concat] with 0 <= b.l[concat] < L_before[concat].
   z3::expr operator()(const LoweredAllToAll& s) const {
@@ -158,8 +161,12 @@ std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step) {
           const int64_t kept = local_shape(step.after.type)[at(s.dim)];
           shape[at(s.dim)] = std::min(shape[at(s.dim)] * s.group.size, kept);
         } else if constexpr (std::is_same_v<Op, LoweredAllToAll>) {
-          if (!split(s.split_dim, s.group.size)) return false;
-          shape[at(s.concat_dim)] *= s.group.size;
+          // Chunks of ceil(extent / members) (a padded buffer padded to whole chunks);
+          // the concatenation cut to L_after[concat] like a gather's.
+          auto& extent = shape[at(s.split_dim)];
+          extent = extent / s.group.size + (extent % s.group.size != 0);
+          const int64_t kept = local_shape(step.after.type)[at(s.concat_dim)];
+          shape[at(s.concat_dim)] = std::min(shape[at(s.concat_dim)] * s.group.size, kept);
         } else if constexpr (std::is_same_v<Op, LoweredReduceScatter>) {
           return split(s.dim, s.group.size);
         }

@@ -27,8 +27,9 @@ z3::expr relate(Encoding& enc, const LoweredStep& step, const Location& before, 
 std::vector<z3::expr> stay_index(Encoding& enc, const LoweredStep& step, const Location& before);
 
 /// The local buffer shape the lowered collective of `step` produces from the declared
-/// shape before it (a gather keeps at most the declared extent of its concatenation);
-/// nullopt when a split does not divide evenly.
+/// shape before it (a gather or all_to_all keeps at most the declared extent of its
+/// concatenation; an all_to_all's chunks are ceil(extent / members) long); nullopt when
+/// a reduce_scatter's split does not divide evenly.
 std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step);
 
 /// True when the step moves data between devices (every kind but all_slice).

@@ -32,11 +32,22 @@ bool permute_moves_data(const LoweredStep& step) {
   return check_with_timeout(solver, kPermuteQueryMs).answer != z3::unsat;
 }
 
-/// Bytes one device receives in `step` (max over devices).
+/// Bytes of one all_to_all chunk of `step`: the buffer before with its split dim cut to
+/// the split dim's local size after (padded buffers whole: on a padded split dim the
+/// chunks reach past the buffer).
+BigInt chunk_bytes(const LoweredStep& step, const LoweredAllToAll& a) {
+  std::vector<int64_t> shape = local_shape(step.before.type);
+  shape[static_cast<std::size_t>(a.split_dim)] = local_shape(step.after.type)[static_cast<std::size_t>(a.split_dim)];
+  BigInt bytes = elem_bytes(step.before.type.elem);
+  for (int64_t extent : shape) bytes *= extent;
+  return bytes;
+}
+
+/// Bytes one device receives in `step` (max over devices), padding included.
 BigInt received(const LoweredStep& step) {
   const BigInt bytes = local_bytes(step.before.type);
   if (const auto* g = std::get_if<LoweredGather>(&step.op)) return bytes * (g->group.size - 1);
-  if (const auto* a = std::get_if<LoweredAllToAll>(&step.op)) return bytes / a->group.size * (a->group.size - 1);
+  if (const auto* a = std::get_if<LoweredAllToAll>(&step.op)) return chunk_bytes(step, *a) * (a->group.size - 1);
   if (std::holds_alternative<LoweredPermute>(step.op)) return permute_moves_data(step) ? bytes : BigInt(0);
   if (const auto* r = std::get_if<LoweredReduceScatter>(&step.op)) return bytes / r->group.size * (r->group.size - 1);
   if (const auto* r = std::get_if<LoweredAllReduce>(&step.op)) return bytes / r->group.size * (r->group.size - 1) * 2;

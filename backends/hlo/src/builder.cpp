@@ -37,4 +37,23 @@ ValueId Builder::zero() {
   return *zero_;
 }
 
+ValueId Builder::pad_to(ValueId value, std::size_t dim, int64_t size) {
+  const TensorType from = type_of(value);
+  if (from.shape[dim] >= size) return value;
+  const ValueId fill = add(Convert{}, {zero()}, TensorType{from.elem, {}});
+  std::vector<int64_t> high(from.shape.size(), 0);
+  high[dim] = size - from.shape[dim];
+  std::vector<int64_t> shape = from.shape;
+  shape[dim] = size;
+  return add(Pad{std::move(high)}, {value, fill}, TensorType{from.elem, std::move(shape)});
+}
+
+ValueId Builder::prefix(ValueId value, const std::vector<int64_t>& shape) {
+  const TensorType from = type_of(value);
+  if (from.shape == shape) return value;
+  std::vector<ValueId> operands{value};
+  for (std::size_t d = 0; d < shape.size(); ++d) operands.push_back(zero());
+  return add(DynamicSlice{}, std::move(operands), TensorType{from.elem, shape});
+}
+
 }  // namespace redist::hlo::detail

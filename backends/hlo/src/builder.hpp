@@ -25,6 +25,12 @@ class Builder {
   ValueId lookup(const std::vector<int64_t>& table);
   /// The s32 scalar 0.
   ValueId zero();
+  /// `value` padded at the end of dim `dim` to `size` entries (no instruction when it
+  /// already has them); the padding holds zeros, which no real slot ever reads.
+  ValueId pad_to(ValueId value, std::size_t dim, int64_t size);
+  /// The first `shape` entries of `value` along every dim (a dynamic-slice at 0; no
+  /// instruction when the shape is unchanged): drops a padded tail.
+  ValueId prefix(ValueId value, const std::vector<int64_t>& shape);
   /// A channel id not used before in this module (1, 2, ...).
   int64_t next_channel() { return ++last_channel_; }
 

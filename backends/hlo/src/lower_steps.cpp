@@ -1,7 +1,9 @@
-// Step lowering: a slice -> dynamic-slice with offsets looked up by partition id; a
-// gather on a padded dim -> all-gather then a dynamic-slice dropping the padding; an
-// all-to-all between two dims -> reshape, all-to-all, transpose, reshape (as XLA does);
-// a permute -> one collective-permute per round of distinct sources.
+// Step lowering: a slice -> dynamic-slice with offsets looked up by partition id (after
+// a pad when the chunks reach past a padded buffer: XLA clamps the offsets of a
+// dynamic-slice); a gather on a padded dim -> all-gather then a dynamic-slice dropping
+// the padding; an all-to-all between two dims -> (pad,) reshape, all-to-all, transpose,
+// reshape (as XLA does) (, dynamic-slice); a permute -> one collective-permute per
+// round of distinct sources.
 
 #include "lower_steps.hpp"
 
@@ -17,9 +19,9 @@ ValueId lower(Builder& b, const LoweredStep& step, const LoweredSlice& slice, Va
   if (slice.group.size == 1) return value;
   const std::vector<int64_t> shape = after_shape(step);
   const std::vector<int64_t> offsets = slice_offsets(slice, step.before.mesh);
-  std::vector<ValueId> operands{value};
-  for (std::size_t d = 0; d < shape.size(); ++d)
-    operands.push_back(static_cast<int>(d) == slice.dim ? b.lookup(offsets) : b.zero());
+  const auto dim = static_cast<std::size_t>(slice.dim);
+  std::vector<ValueId> operands{b.pad_to(value, dim, *std::max_element(offsets.begin(), offsets.end()) + slice.chunk)};
+  for (std::size_t d = 0; d < shape.size(); ++d) operands.push_back(d == dim ? b.lookup(offsets) : b.zero());
   return b.add(DynamicSlice{}, std::move(operands), TensorType{step.after.type.elem, shape});
 }
 
@@ -27,30 +29,29 @@ ValueId lower(Builder& b, const LoweredStep& step, const LoweredSlice& slice, Va
 /// size and a dynamic-slice at offset 0 drops its padded tail.
 ValueId lower(Builder& b, const LoweredStep& step, const LoweredGather& gather, ValueId value) {
   if (gather.group.size == 1) return value;
-  const std::vector<int64_t> shape = after_shape(step);
   std::vector<int64_t> gathered = local_shape(step.before.type);
   gathered[static_cast<std::size_t>(gather.dim)] *= gather.group.size;
   const ValueId all = b.add(AllGather{gather.dim, group_table(gather.group, step.before.mesh), b.next_channel()},
                             {value}, TensorType{step.after.type.elem, gathered});
-  if (gathered == shape) return all;
-  std::vector<ValueId> operands{all};
-  for (std::size_t d = 0; d < shape.size(); ++d) operands.push_back(b.zero());
-  return b.add(DynamicSlice{}, std::move(operands), TensorType{step.after.type.elem, shape});
+  return b.prefix(all, after_shape(step));
 }
 
 /// Split along split_dim, exchange, concatenate along concat_dim, through HLO's
 /// one-dim all-to-all: the chunk index gets its own dim, is exchanged, then becomes
-/// the major part of the concat dim.
+/// the major part of the concat dim. A padded split dim is first padded to whole
+/// chunks, and a padded concat dim's tail dropped after.
 ValueId lower(Builder& b, const LoweredStep& step, const LoweredAllToAll& a2a, ValueId value) {
   const int64_t k = a2a.group.size;
   if (k == 1) return value;
   const auto split = static_cast<std::size_t>(a2a.split_dim);
   const auto concat = static_cast<std::size_t>(a2a.concat_dim);
   const ElemType elem = step.before.type.elem;
-  std::vector<int64_t> expanded = local_shape(step.before.type);
+  const std::vector<int64_t> after = after_shape(step);
+  ValueId v = b.pad_to(value, split, k * after[split]);
+  std::vector<int64_t> expanded = b.type_of(v).shape;
   expanded[split] /= k;
   expanded.insert(expanded.begin() + static_cast<std::ptrdiff_t>(split), k);
-  ValueId v = b.reshape(value, expanded);
+  v = b.reshape(v, expanded);
   v = b.add(AllToAll{static_cast<int64_t>(split), group_table(a2a.group, step.before.mesh), b.next_channel()}, {v},
             TensorType{elem, expanded});
   const std::size_t concat_pos = concat < split ? concat : concat + 1;
@@ -62,7 +63,9 @@ ValueId lower(Builder& b, const LoweredStep& step, const LoweredAllToAll& a2a, V
   std::vector<int64_t> transposed;
   for (int64_t p : perm) transposed.push_back(expanded[static_cast<std::size_t>(p)]);
   v = b.add(Transpose{perm}, {v}, TensorType{elem, transposed});
-  return b.reshape(v, after_shape(step));
+  std::vector<int64_t> concatenated = after;
+  concatenated[concat] = k * local_shape(step.before.type)[concat];
+  return b.prefix(b.reshape(v, concatenated), after);
 }
 
 /// Rounds of (source, target) pairs in which every source sends at most once (XLA's

@@ -67,6 +67,9 @@ struct Spell {
   std::string operator()(const DynamicSlice&) const {
     return call("dynamic-slice") + ", dynamic_slice_sizes=" + braces(instr.type.shape);
   }
+  std::string operator()(const Pad& p) const {
+    return call("pad") + ", padding=" + join(p.high, "x", [](int64_t h) { return "0_" + std::to_string(h); });
+  }
   std::string operator()(const AllGather& g) const {
     return call("all-gather") + ", " + channel_attr(g.channel) + ", " + groups_attr(g.groups) + ", dimensions={" +
            std::to_string(g.dim) + "}, use_global_device_ids=true";

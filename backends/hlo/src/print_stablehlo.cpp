@@ -95,6 +95,11 @@ struct Spell {
     return "stablehlo.dynamic_slice " + join(instr.operands, ", ", name) + ", sizes = [" +
            join_ints(instr.type.shape) + "]" + signature();
   }
+  std::string operator()(const Pad& p) const {
+    const std::vector<int64_t> none(p.high.size(), 0);
+    return "stablehlo.pad " + operand(0) + ", " + operand(1) + ", low = [" + join_ints(none) + "], high = [" +
+           join_ints(p.high) + "], interior = [" + join_ints(none) + "]" + signature();
+  }
   std::string operator()(const AllGather& g) const {
     return generic("all_gather", "all_gather_dim = " + std::to_string(g.dim) + " : i64, " + channel_attr(g.channel) +
                                      ", " + groups_attr(g.groups) + ", use_global_device_ids");

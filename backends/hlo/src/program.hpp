@@ -46,6 +46,12 @@ struct PartitionId {};
 struct Convert {};
 /// operands: the array, then one s32 scalar start index per dim; sizes = result shape.
 struct DynamicSlice {};
+/// operands: the array and a scalar of its element type; `high[d]` copies of it are
+/// appended after dim d (no low or interior padding). Pads a padded dim's buffer to
+/// whole chunks before a slice or an all-to-all splits it.
+struct Pad {
+  std::vector<int64_t> high;
+};
 /// Replica groups as partition ids, members in group order.
 using Groups = std::vector<std::vector<int64_t>>;
 struct AllGather {
@@ -76,7 +82,7 @@ struct AllReduce {
 };
 
 using InstrOp = std::variant<CustomCall, Reshape, Transpose, Concatenate, Constant, PartitionId, Convert,
-                             DynamicSlice, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce>;
+                             DynamicSlice, Pad, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce>;
 
 struct Instruction {
   InstrOp op;

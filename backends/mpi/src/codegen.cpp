@@ -174,7 +174,8 @@ class ProgramWriter {
         break;
       case Kernel::all_to_all:
         call = "kernels::all_to_all(" + group(s) + ".get(), shard, kShape, " + std::to_string(s.split_dim) + ", " +
-               std::to_string(s.concat_dim) + ", kElemBytes, " + parts + ", out)";
+               std::to_string(s.concat_dim) + ", kElemBytes, " + parts + ", " + std::to_string(s.chunk) + ", " +
+               std::to_string(s.keep) + ", out)";
         break;
       case Kernel::permute:
         out_ << "    static constexpr int kSource[kDevices] = " << brace_list(s.source) << ";\n"

@@ -62,8 +62,8 @@ struct Materializer {
     step.dim = s.dim;
     step.chunk = s.chunk;
     step.offset = slice_offsets(s, mesh());
-    for (int64_t offset : step.offset)
-      if (offset < 0 || offset + s.chunk > step.shape[static_cast<std::size_t>(s.dim)])
+    for (int64_t offset : step.offset)  // past the dim's end is padding (a padded result)
+      if (offset < 0)
         return invalid_error("slice offset " + std::to_string(offset) + " leaves dim " + std::to_string(s.dim));
     return groups(s.group);
   }
@@ -77,6 +77,9 @@ struct Materializer {
     step.kernel = Kernel::all_to_all;
     step.split_dim = s.split_dim;
     step.concat_dim = s.concat_dim;
+    const auto after = local_shape(lowered.after.type);  // a padded split and concat dim
+    step.chunk = after[static_cast<std::size_t>(s.split_dim)];
+    step.keep = after[static_cast<std::size_t>(s.concat_dim)];
     return groups(s.group);
   }
   Status operator()(const LoweredPermute& s) const {

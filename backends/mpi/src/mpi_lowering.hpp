@@ -26,7 +26,8 @@ struct MpiStep {
   int split_dim = 0;           // all_to_all: the dim split into chunks, one per member
   int concat_dim = 0;          // all_to_all: the dim the received chunks are concatenated on
   int64_t parts = 1;           // group size
-  int64_t chunk = 1;           // all_slice, all_gather: elements kept along the dim
+  int64_t chunk = 1;           // all_slice, all_gather: elements kept along the dim; all_to_all: chunk length
+  int64_t keep = 1;            // all_to_all: elements of the concatenation kept (less: a padded tail)
   ReduceOp op = ReduceOp::sum;
   /// Group kernels: per device, the index of its group (the MPI_Comm_split color) and
   /// its member position in that group (the key).

@@ -63,7 +63,8 @@ struct Executor::State {
         return kernels::all_gather(group, in, kernels::view_at(step.shape, step.dim, bytes), step.parts, step.chunk,
                                    out);
       case Kernel::all_to_all:
-        return kernels::all_to_all(group, in, step.shape, step.split_dim, step.concat_dim, bytes, step.parts, out);
+        return kernels::all_to_all(group, in, step.shape, step.split_dim, step.concat_dim, bytes, step.parts,
+                                   step.chunk, step.keep, out);
       case Kernel::permute:
         return kernels::permute(world.get(), rank, in, step.source[r], permute_targets(step, rank), out);
       case Kernel::reduce_scatter:

@@ -76,6 +76,13 @@ int64_t local_size(const Dim& dim);
 std::vector<int64_t> local_shape(const DistType& type);
 /// True when some dim's global size is not a multiple of its tile count (padding).
 bool has_padding(const DistType& type);
+/// True when the blocks of a dim of global size `global` cut into `fine` tiles nest in
+/// its blocks cut into `coarse` tiles (`coarse` divides `fine`): every coarse block is
+/// fine / coarse consecutive fine blocks, so a local slice or a gather moves between
+/// the two tilings (docs/notation.md, "Padded dims"). Always true for coarse == 1 (the
+/// whole dim, whose padded tail is padding) and when `fine` divides `global`; false
+/// e.g. for 5 on 2 (0-2 / 3-4) and on 4 (0-1 / 2-3 / 4 / -).
+bool tiles_nest(int64_t global, int64_t coarse, int64_t fine);
 /// Devices holding each shard: num_devices / (tiles of every dim * reduction size).
 int64_t replication_factor(const DistType& type, const Mesh& mesh);
 /// `type` with each dim's consecutive factors of one axis merged (x:(1)2, x:(2)2 -> x

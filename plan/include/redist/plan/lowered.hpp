@@ -36,7 +36,8 @@ struct GroupSpec {
 
 /// Local dynamic slice: every device keeps `chunk` elements of `dim` starting at its
 /// offset: offsets[device] when an explicit table is given, else (its member index in
-/// `group`) * chunk.
+/// `group`) * chunk. Entries past the end of the buffer are padding (a padded result:
+/// 5 rows sliced in 4 keep 0-1 / 2-3 / 4,pad / pad,pad; docs/notation.md).
 struct LoweredSlice {
   int dim = 0;
   GroupSpec group;
@@ -56,7 +57,10 @@ struct LoweredGather {
 
 /// Member j splits its buffer along `split_dim` into group.size chunks and sends chunk
 /// i to member i; member i concatenates what it receives along `concat_dim` in member
-/// order (chunk order = member order).
+/// order (chunk order = member order). On padded dims the chunks are `after` local
+/// size of `split_dim` long (the buffer padded at the end to group.size of them) and
+/// the first `after` local size of `concat_dim` of the concatenation is kept (its tail
+/// is padding), as for LoweredSlice and LoweredGather.
 struct LoweredAllToAll {
   int split_dim = 0;
   int concat_dim = 0;

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -136,13 +137,18 @@ class Piece {
 };
 
 /// all_slice: keeps the `chunk` entries from `offset` on along the dim `v` describes (a
-/// local strided copy). Returns MPI_SUCCESS.
+/// local strided copy); entries past the end of the dim are padding, zero-filled (a
+/// padded dim's last shards, which may be all padding). Returns MPI_SUCCESS.
 inline int all_slice(const Buffer& in, DimView v, int64_t chunk, int64_t offset, Buffer& out) {
   const int64_t block = chunk * v.inner;
+  const int64_t real = std::max<int64_t>(0, std::min(chunk, v.extent - offset)) * v.inner;
   out = Buffer(static_cast<std::size_t>(v.outer * block));
-  for (int64_t o = 0; o < v.outer; ++o)
-    std::memcpy(out.data() + o * block, in.data() + (o * v.extent + offset) * v.inner,
-                static_cast<std::size_t>(block));
+  for (int64_t o = 0; o < v.outer; ++o) {
+    if (real > 0)
+      std::memcpy(out.data() + o * block, in.data() + (o * v.extent + offset) * v.inner,
+                  static_cast<std::size_t>(real));
+    std::memset(out.data() + o * block + real, 0, static_cast<std::size_t>(block - real));
+  }
   return MPI_SUCCESS;
 }
 
@@ -163,21 +169,34 @@ inline int all_gather(MPI_Comm comm, const Buffer& in, DimView v, int64_t parts,
 }
 
 /// all_to_all: with `shape` the local shape before, splits `split_dim` into `parts`
-/// chunks, sends chunk j to member j of `comm`, and concatenates what member j sends at
-/// position j along `concat_dim`. Both sides are packed by derived datatypes. Returns an
-/// MPI error code.
+/// chunks of `chunk` entries (a padded dim is first padded to parts * chunk), sends
+/// chunk j to member j of `comm`, concatenates what member j sends at position j along
+/// `concat_dim`, and keeps the first `keep` entries of that dim (fewer when it is
+/// padded: the tail is padding). Both sides are packed by derived datatypes. Returns
+/// an MPI error code.
 inline int all_to_all(MPI_Comm comm, const Buffer& in, std::span<const int64_t> shape, int split_dim, int concat_dim,
-                      int64_t elem_bytes, int64_t parts, Buffer& out) {
-  std::vector<int64_t> after(shape.begin(), shape.end());
-  after[split_dim] /= parts;
+                      int64_t elem_bytes, int64_t parts, int64_t chunk, int64_t keep, Buffer& out) {
+  std::vector<int64_t> padded(shape.begin(), shape.end());
+  padded[split_dim] = parts * chunk;
+  Buffer grown;
+  const Buffer* send_buffer = &in;
+  if (padded[split_dim] != shape[split_dim]) {
+    all_slice(in, view_at(shape, split_dim, elem_bytes), parts * chunk, 0, grown);
+    send_buffer = &grown;
+  }
+  std::vector<int64_t> after = padded;
+  after[split_dim] = chunk;
   after[concat_dim] *= parts;
-  const DimView s = view_at(shape, split_dim, elem_bytes);
+  const DimView s = view_at(padded, split_dim, elem_bytes);
   const DimView r = view_at(after, concat_dim, elem_bytes);
   Piece send, recv;
-  if (int rc = send.describe(s.outer, s.extent / parts * s.inner, s.extent * s.inner); rc != MPI_SUCCESS) return rc;
+  if (int rc = send.describe(s.outer, chunk * s.inner, s.extent * s.inner); rc != MPI_SUCCESS) return rc;
   if (int rc = recv.describe(r.outer, r.extent / parts * r.inner, r.extent * r.inner); rc != MPI_SUCCESS) return rc;
-  out = Buffer(in.size());
-  return MPI_Alltoall(in.data(), send.count(), send.type(), out.data(), recv.count(), recv.type(), comm);
+  out = Buffer(send_buffer->size());
+  const int rc = MPI_Alltoall(send_buffer->data(), send.count(), send.type(), out.data(), recv.count(), recv.type(), comm);
+  if (rc != MPI_SUCCESS || keep == after[concat_dim]) return rc;
+  Buffer gathered = std::move(out);
+  return all_slice(gathered, r, keep, 0, out);
 }
 
 /// collective_permute: sends `in` to every rank of `comm` in `send_to` and receives `out`
