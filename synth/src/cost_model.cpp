@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "permute_axes.hpp"
 #include "redist/plan/lowered.hpp"
 
 namespace redist {
@@ -58,10 +59,15 @@ std::vector<std::string> permute_axes(const TypedState& before, const TypedState
   const TypedState b{before.mesh, canonical(before.type, before.mesh)};
   const TypedState a{after.mesh, canonical(after.type, after.mesh)};
   const LoweredStep lowered = lower_step(b, a, step);
+  std::vector<synth_detail::FactorMove> moves;
   for (const auto& move : std::get<LoweredPermute>(lowered.op).moves)
-    if (move.source_axes != move.target_axes)
-      for (const auto& a : move.source_axes) names.push_back(a.name);
-  return in_mesh_order(before.mesh, names);
+    moves.push_back({synth_detail::factors_of(move.source_axes, before.mesh),
+                     synth_detail::factors_of(move.target_axes, before.mesh)});
+  std::vector<bool> moved(before.mesh.axes().size(), false);
+  synth_detail::mark_moved_axes(moves, moved);
+  for (std::size_t i = 0; i < moved.size(); ++i)
+    if (moved[i]) names.push_back(before.mesh.axes()[i].name);
+  return names;
 }
 
 /// Devices per group of a non-permute step: its first explicit group, else the product
