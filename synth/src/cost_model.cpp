@@ -35,10 +35,11 @@ std::vector<std::string> in_mesh_order(const Mesh& mesh, const std::vector<std::
   return out;
 }
 
-/// The axes on which the two ends of some explicit permute pair differ.
+/// The axes on which the two ends of some explicit permute pair of two devices differ.
 std::vector<std::string> pair_axes(const Mesh& source_mesh, const Mesh& target_mesh, const DevicePairs& pairs) {
   std::vector<std::string> names;
   for (const auto& [source, target] : pairs) {
+    if (source == target) continue;  // the buffer stays on its device
     const Coords s = source_mesh.coords_of_device(source), t = target_mesh.coords_of_device(target);
     for (std::size_t a = 0; a < s.size(); ++a)
       if (s[a] != t[a]) names.push_back(source_mesh.axes()[a].name);

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "engine_moves.hpp"
+#include "in_place.hpp"
 #include "redist/plan/figures.hpp"
 #include "redist/plan/typing.hpp"
 
@@ -133,12 +134,14 @@ void canonicalize(State& s) {
 /// A seed that passed the checks, its typed states and modeled time.
 struct Seed {
   const Plan* plan = nullptr;
+  Plan kept;  // the plan with its permutes' pairs keeping the most data in place
   std::vector<TypedState> states;
   double time_us = 0;
 };
 
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
-/// first when `strict`), priced step by step on its typed states.
+/// first when `strict`), its permutes' pairs keeping the most data in place, priced
+/// step by step on its typed states.
 std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& seeds, const BigInt& bound,
                               const DistType& dst, const Mesh& dst_mesh, bool strict) {
   std::optional<Seed> best;
@@ -151,20 +154,21 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != want) continue;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
       continue;
+    Plan kept = synth_detail::keep_in_place(seed);
     double time = 0;
     TypedState before{seed.mesh, seed.source};
-    for (std::size_t k = 0; k < seed.steps.size(); ++k) {
-      time += step_cost(model, before, (*states)[k], seed.steps[k]).time_us;
+    for (std::size_t k = 0; k < kept.steps.size(); ++k) {
+      time += step_cost(model, before, (*states)[k], kept.steps[k]).time_us;
       before = (*states)[k];
     }
     if (best && !cheaper(time, best->time_us)) {
       // Between seeds of equal modeled time, fewer bytes received over all devices (a
       // permute that leaves more devices in place).
       if (cheaper(best->time_us, time)) continue;
-      auto a = plan_figures(seed), b = plan_figures(*best->plan);
+      auto a = plan_figures(kept), b = plan_figures(best->kept);
       if (!a || !b || a->recv_bytes_total >= b->recv_bytes_total) continue;
     }
-    best = Seed{&seed, std::move(*states), time};
+    best = Seed{&seed, std::move(kept), std::move(*states), time};
   }
   return best;
 }
@@ -205,7 +209,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   double best = INFINITY;  // the upper bound: the best plan's modeled time
   const auto seed = best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive);
   if (seed) {
-    result.plan = *seed->plan;
+    result.plan = seed->kept;
     result.time_us = best = seed->time_us;
     if (limits.max_expanded <= 0) {
       result.stopped = "no expansions allowed";
@@ -331,6 +335,17 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
                    "internal: the search priced the plan at " + std::to_string(best) + " us, the model at " +
                        std::to_string(cost->time_us) + " us",
                    Error::npos};
+    // The permutes' pairs repaired to keep the most data in place: never dearer.
+    if (Plan kept = synth_detail::keep_in_place(plan); !(kept == plan)) {
+      auto kept_cost = plan_cost(model, kept);
+      if (!kept_cost)
+        return Error{Error::Kind::runtime, "internal: the repaired plan does not type-check: " +
+                                               kept_cost.error().to_string(), Error::npos};
+      if (!cheaper(cost->time_us, kept_cost->time_us)) {
+        plan = std::move(kept);
+        cost = std::move(kept_cost);
+      }
+    }
     result.plan = std::move(plan);
     result.time_us = cost->time_us;
   }
