@@ -37,19 +37,28 @@ std::vector<std::string> in_mesh_order(const Mesh& mesh, const std::vector<std::
 
 /// The axes on which the two ends of some explicit permute pair of two devices differ.
 std::vector<std::string> pair_axes(const Mesh& source_mesh, const Mesh& target_mesh, const DevicePairs& pairs) {
-  std::vector<std::string> names;
+  const std::size_t rank = source_mesh.rank();
+  std::vector<bool> differs(rank, false);
   for (const auto& [source, target] : pairs) {
     if (source == target) continue;  // the buffer stays on its device
-    const Coords s = source_mesh.coords_of_device(source), t = target_mesh.coords_of_device(target);
-    for (std::size_t a = 0; a < s.size(); ++a)
-      if (s[a] != t[a]) names.push_back(source_mesh.axes()[a].name);
+    // Coordinates from the row-major positions, minor axis first.
+    int64_t s = source_mesh.position_of(source), t = target_mesh.position_of(target);
+    for (std::size_t a = rank; a-- > 0;) {
+      const int64_t size = source_mesh.axis_size(a);
+      differs[a] = differs[a] || s % size != t % size;
+      s /= size;
+      t /= size;
+    }
   }
+  std::vector<std::string> names;
+  for (std::size_t a = 0; a < rank; ++a)
+    if (differs[a]) names.push_back(source_mesh.axes()[a].name);
   return names;
 }
 
 /// The axes on which a permute's lowered source and target devices differ.
 std::vector<std::string> permute_axes(const TypedState& before, const TypedState& after, const Step& step) {
-  if (step.pairs) return in_mesh_order(before.mesh, pair_axes(before.mesh, after.mesh, *step.pairs));
+  if (step.pairs) return pair_axes(before.mesh, after.mesh, *step.pairs);
   std::vector<std::string> names;
   if (!(before.mesh == after.mesh)) {
     for (const auto& axis : before.mesh.axes()) names.push_back(axis.name);

@@ -8,7 +8,10 @@
 // one device that receives nothing, and a new pair (s, t') differs only along axes on
 // which the two old pairs differed, so the permute never runs on a slower link.
 
+#include <vector>
+
 #include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 
 namespace redist::synth_detail {
 
@@ -16,10 +19,10 @@ namespace redist::synth_detail {
 /// pair per device in the plan text).
 inline constexpr int64_t kMaxInPlaceDevices = 4096;
 
-/// `plan` (well typed) with an explicit pair table on each permute whose table keeps
-/// more devices in place than the lowering's pairs; permutes of types with pending
-/// reductions, with explicit pairs already, or on more than kMaxInPlaceDevices devices
-/// are left as they are.
-Plan keep_in_place(Plan plan);
+/// `plan` (well typed; `states` its type_plan()) with an explicit pair table on each
+/// permute whose table keeps more devices in place than the lowering's pairs; permutes
+/// of types with pending reductions, with explicit pairs already, or on more than
+/// kMaxInPlaceDevices devices are left as they are.
+Plan keep_in_place(Plan plan, const std::vector<TypedState>& states);
 
 }  // namespace redist::synth_detail
