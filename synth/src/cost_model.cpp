@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "permute_axes.hpp"
 #include "redist/plan/lowered.hpp"
 
 namespace redist {
@@ -34,20 +35,30 @@ std::vector<std::string> in_mesh_order(const Mesh& mesh, const std::vector<std::
   return out;
 }
 
-/// The axes on which the two ends of some explicit permute pair differ.
+/// The axes on which the two ends of some explicit permute pair of two devices differ.
 std::vector<std::string> pair_axes(const Mesh& source_mesh, const Mesh& target_mesh, const DevicePairs& pairs) {
-  std::vector<std::string> names;
+  const std::size_t rank = source_mesh.rank();
+  std::vector<bool> differs(rank, false);
   for (const auto& [source, target] : pairs) {
-    const Coords s = source_mesh.coords_of_device(source), t = target_mesh.coords_of_device(target);
-    for (std::size_t a = 0; a < s.size(); ++a)
-      if (s[a] != t[a]) names.push_back(source_mesh.axes()[a].name);
+    if (source == target) continue;  // the buffer stays on its device
+    // Coordinates from the row-major positions, minor axis first.
+    int64_t s = source_mesh.position_of(source), t = target_mesh.position_of(target);
+    for (std::size_t a = rank; a-- > 0;) {
+      const int64_t size = source_mesh.axis_size(a);
+      differs[a] = differs[a] || s % size != t % size;
+      s /= size;
+      t /= size;
+    }
   }
+  std::vector<std::string> names;
+  for (std::size_t a = 0; a < rank; ++a)
+    if (differs[a]) names.push_back(source_mesh.axes()[a].name);
   return names;
 }
 
 /// The axes on which a permute's lowered source and target devices differ.
 std::vector<std::string> permute_axes(const TypedState& before, const TypedState& after, const Step& step) {
-  if (step.pairs) return in_mesh_order(before.mesh, pair_axes(before.mesh, after.mesh, *step.pairs));
+  if (step.pairs) return pair_axes(before.mesh, after.mesh, *step.pairs);
   std::vector<std::string> names;
   if (!(before.mesh == after.mesh)) {
     for (const auto& axis : before.mesh.axes()) names.push_back(axis.name);
@@ -58,10 +69,15 @@ std::vector<std::string> permute_axes(const TypedState& before, const TypedState
   const TypedState b{before.mesh, canonical(before.type, before.mesh)};
   const TypedState a{after.mesh, canonical(after.type, after.mesh)};
   const LoweredStep lowered = lower_step(b, a, step);
+  std::vector<synth_detail::FactorMove> moves;
   for (const auto& move : std::get<LoweredPermute>(lowered.op).moves)
-    if (move.source_axes != move.target_axes)
-      for (const auto& a : move.source_axes) names.push_back(a.name);
-  return in_mesh_order(before.mesh, names);
+    moves.push_back({synth_detail::factors_of(move.source_axes, before.mesh),
+                     synth_detail::factors_of(move.target_axes, before.mesh)});
+  std::vector<bool> moved(before.mesh.axes().size(), false);
+  synth_detail::mark_moved_axes(moves, moved);
+  for (std::size_t i = 0; i < moved.size(); ++i)
+    if (moved[i]) names.push_back(before.mesh.axes()[i].name);
+  return names;
 }
 
 /// Devices per group of a non-permute step: its first explicit group, else the product

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "engine_moves.hpp"
+#include "in_place.hpp"
 #include "redist/plan/figures.hpp"
 #include "redist/plan/typing.hpp"
 
@@ -134,12 +135,32 @@ void canonicalize(State& s) {
 /// A seed that passed the checks, its typed states and modeled time.
 struct Seed {
   const Plan* plan = nullptr;
+  std::optional<Plan> kept;  // the plan with its permutes' pairs keeping the most data in place
   std::vector<TypedState> states;
   double time_us = 0;
+  /// The plan with repaired pairs (in_place.hpp), made once.
+  const Plan& in_place() {
+    if (!kept) kept = synth_detail::keep_in_place(*plan, states);
+    return *kept;
+  }
 };
 
+/// The modeled time of `plan` through its typed `states`.
+double time_of(const CostModel& model, const Plan& plan, const std::vector<TypedState>& states) {
+  double time = 0;
+  TypedState before{plan.mesh, plan.source};
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    time += step_cost(model, before, states[k], plan.steps[k]).time_us;
+    before = states[k];
+  }
+  return time;
+}
+
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
-/// first when `strict`), priced step by step on its typed states.
+/// first when `strict`), priced step by step on its typed states; between seeds of
+/// equal time, the one receiving fewer bytes over all devices once its permutes keep
+/// the most data in place. The result's plan is so repaired and re-priced (never
+/// dearer: in_place.hpp).
 std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& seeds, const BigInt& bound,
                               const DistType& dst, const Mesh& dst_mesh, bool strict) {
   std::optional<Seed> best;
@@ -152,21 +173,16 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != want) continue;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
       continue;
-    double time = 0;
-    TypedState before{seed.mesh, seed.source};
-    for (std::size_t k = 0; k < seed.steps.size(); ++k) {
-      time += step_cost(model, before, (*states)[k], seed.steps[k]).time_us;
-      before = (*states)[k];
-    }
-    if (best && !cheaper(time, best->time_us)) {
-      // Between seeds of equal modeled time, fewer bytes received over all devices (a
-      // permute that leaves more devices in place).
-      if (cheaper(best->time_us, time)) continue;
-      auto a = plan_figures(seed), b = plan_figures(*best->plan);
+    Seed candidate{&seed, std::nullopt, std::move(*states), 0};
+    candidate.time_us = time_of(model, seed, candidate.states);
+    if (best && !cheaper(candidate.time_us, best->time_us)) {
+      if (cheaper(best->time_us, candidate.time_us)) continue;
+      auto a = plan_figures(candidate.in_place()), b = plan_figures(best->in_place());
       if (!a || !b || a->recv_bytes_total >= b->recv_bytes_total) continue;
     }
-    best = Seed{&seed, std::move(*states), time};
+    best = std::move(candidate);
   }
+  if (best && !(best->in_place() == *best->plan)) best->time_us = time_of(model, best->in_place(), best->states);
   return best;
 }
 
@@ -206,7 +222,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   double best = INFINITY;  // the upper bound: the best plan's modeled time
   const auto seed = best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive);
   if (seed) {
-    result.plan = *seed->plan;
+    result.plan = seed->kept;
     result.time_us = best = seed->time_us;
     if (limits.max_expanded <= 0) {
       result.stopped = "no expansions allowed";
@@ -332,6 +348,21 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
                    "internal: the search priced the plan at " + std::to_string(best) + " us, the model at " +
                        std::to_string(cost->time_us) + " us",
                    Error::npos};
+    // The permutes' pairs repaired to keep the most data in place: never dearer.
+    auto states = type_plan(plan);
+    if (!states)
+      return Error{Error::Kind::runtime, "internal: the searched plan does not type-check: " + states.error().to_string(),
+                   Error::npos};
+    if (Plan kept = synth_detail::keep_in_place(plan, *states); !(kept == plan)) {
+      auto kept_cost = plan_cost(model, kept);
+      if (!kept_cost)
+        return Error{Error::Kind::runtime, "internal: the repaired plan does not type-check: " +
+                                               kept_cost.error().to_string(), Error::npos};
+      if (!cheaper(cost->time_us, kept_cost->time_us)) {
+        plan = std::move(kept);
+        cost = std::move(kept_cost);
+      }
+    }
     result.plan = std::move(plan);
     result.time_us = cost->time_us;
   }

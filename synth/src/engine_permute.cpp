@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine_moves.hpp"
+#include "permute_axes.hpp"
 
 namespace redist::engine_detail {
 
@@ -111,16 +112,24 @@ double permute_time_us(const Frame& frame, const State& s, const Factors& s_free
   if (frame.mesh_change) {
     for (auto c : frame.classes) link = slower(link, c);
   } else {
-    // As the lowering pairs devices: a dim's source factors take the target's block
-    // index; factors free only in the source take the target's remaining replica index.
-    Factors moved;
+    // The lowering's moves (plan/lowered.hpp, permute_moves): each tiled dim's source
+    // factors take the target's block index of that dim, the factors free only in the
+    // source the target's factors free only in it; charged on the axes where pairs differ.
+    std::vector<synth_detail::FactorMove> moves;
     for (std::size_t d = 0; d < s.dims.size(); ++d)
-      if (!s.dims[d].empty() && s.dims[d] != x.dims[d]) moved.insert(moved.end(), s.dims[d].begin(), s.dims[d].end());
+      if (!s.dims[d].empty() && s.dims[d] != x.dims[d]) moves.push_back({s.dims[d], x.dims[d]});
     const Factors dst_free = free_regions(frame, x);
+    synth_detail::FactorMove rest;
     for (const auto& f : s_free)
-      if (std::find(dst_free.begin(), dst_free.end(), f) == dst_free.end()) moved.push_back(f);
-    if (moved.empty()) return 0;
-    link = slowest(frame, moved);
+      if (std::find(dst_free.begin(), dst_free.end(), f) == dst_free.end()) rest.source.push_back(f);
+    for (const auto& f : dst_free)
+      if (std::find(s_free.begin(), s_free.end(), f) == s_free.end()) rest.target.push_back(f);
+    moves.push_back(std::move(rest));
+    std::vector<bool> moved(frame.axis_sizes.size(), false);
+    synth_detail::mark_moved_axes(moves, moved);
+    if (std::find(moved.begin(), moved.end(), true) == moved.end()) return 0;
+    for (std::size_t a = 0; a < moved.size(); ++a)
+      if (moved[a]) link = slower(link, frame.classes[a]);
   }
   return collective_time_us(CollectiveKind::permute, 2, static_cast<double>(local_bytes(frame, s)),
                             frame.model->link(link));

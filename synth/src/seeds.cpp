@@ -25,6 +25,14 @@ bool clean_and_short(const Moves& moves) {
   return moved <= kDirectEnough;
 }
 
+/// True when `a` and `b` take the same slices, all_to_alls and gathers (a permute's
+/// target follows from them).
+bool same_steps(const Moves& a, const Moves& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Move& x, const Move& y) {
+    return x.kind == y.kind && x.dim == y.dim && x.dst == y.dst && x.axes == y.axes;
+  });
+}
+
 constexpr SlicePlacement kPlacements[] = {SlicePlacement::target_first, SlicePlacement::predecessor_first,
                                          SlicePlacement::exact};
 
@@ -55,7 +63,11 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
         if (auto m = balanced_plan(problem, *primes, Ends{primes->a, {}, primes->b})) candidates.push_back(std::move(*m));
     }
     if (!enough) {
-      if (auto m = matched_plan(problem, &*primes)) candidates.push_back(std::move(*m));
+      // Slices taking the target's atoms major first, and minor first (where the
+      // target keeps them, more devices stay in place across the permute).
+      auto major = matched_plan(problem, &*primes), minor = matched_plan(problem, &*primes, true);
+      if (minor && !(major && same_steps(*major, *minor))) candidates.push_back(std::move(*minor));
+      if (major) candidates.push_back(std::move(*major));
       // The balanced plan of the first placement that gives one.
       std::vector<Ends> tried;
       for (auto placement : kPlacements) {

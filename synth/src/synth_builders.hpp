@@ -54,8 +54,10 @@ std::optional<Moves> direct_plan(const Problem& problem, const Layout& src, cons
 
 /// Count-matched plan: slice each dim to the lcm of its source and target tile
 /// counts, one collective_permute to the target plus replicated factors, gathers.
-/// Over `primes` (the problem's prime atoms) when given, else at the factor level.
-std::optional<Moves> matched_plan(const Problem& problem, const Atomized* primes);
+/// Over `primes` (the problem's prime atoms) when given, else at the factor level;
+/// over atoms, the slices take the target's atoms of each dim major first, or minor
+/// first when `minor_first`.
+std::optional<Moves> matched_plan(const Problem& problem, const Atomized* primes, bool minor_first = false);
 
 /// Balanced plan over prime atoms: from the valley's `ends`, greedy
 /// all_to_alls of minor atoms from dims with too many tiles to dims with too few, taken

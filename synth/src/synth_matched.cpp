@@ -68,9 +68,11 @@ std::optional<Moves> matched_on_factors(const Problem& problem) {
 }
 
 /// The count-matched plan over prime atoms: slices prefer the target's atoms of each
-/// dim; the replicated atoms padding the target prefer the dim's own atoms, minor
-/// first, ordered to keep their strides, so that the permute moves fewer devices.
-std::optional<Moves> matched_on_atoms(const Problem& problem, const Atomized& atoms) {
+/// dim (major first, or minor first when `minor_first`: the last slice lands at the
+/// minor end, where the target may keep that atom, so its devices stay in place); the
+/// replicated atoms padding the target prefer the dim's own atoms, minor first, ordered
+/// to keep their strides, so that the permute moves fewer devices.
+std::optional<Moves> matched_on_atoms(const Problem& problem, const Atomized& atoms, bool minor_first) {
   const Layout& src = atoms.a;
   const Layout& dst = atoms.b;
   Layout lo = src;
@@ -85,7 +87,22 @@ std::optional<Moves> matched_on_atoms(const Problem& problem, const Atomized& at
       lo.dims[d].push_back(f);
       need /= f.size;
     };
-    for (const auto& f : dst.dims[d]) take(f);
+    if (minor_first) {
+      Factors chosen;  // taken minor first, sliced major first
+      for (auto it = dst.dims[d].rbegin(); it != dst.dims[d].rend(); ++it) {
+        const std::size_t before = slices.size();
+        take(*it);
+        if (slices.size() > before) {
+          chosen.insert(chosen.begin(), slices.back());
+          slices.pop_back();
+        }
+      }
+      slices.insert(slices.end(), chosen.begin(), chosen.end());
+      lo.dims[d].resize(lo.dims[d].size() - chosen.size());
+      lo.dims[d].insert(lo.dims[d].end(), chosen.begin(), chosen.end());
+    } else {
+      for (const auto& f : dst.dims[d]) take(f);
+    }
     for (const auto& f : atoms.all) take(f);
     if (need != 1) return std::nullopt;
     if (!slices.empty()) moves.push_back(slice_move(static_cast<int>(d), std::move(slices)));
@@ -113,8 +130,8 @@ std::optional<Moves> matched_on_atoms(const Problem& problem, const Atomized& at
 
 }  // namespace
 
-std::optional<Moves> matched_plan(const Problem& problem, const Atomized* primes) {
-  return primes ? matched_on_atoms(problem, *primes) : matched_on_factors(problem);
+std::optional<Moves> matched_plan(const Problem& problem, const Atomized* primes, bool minor_first) {
+  return primes ? matched_on_atoms(problem, *primes, minor_first) : matched_on_factors(problem);
 }
 
 }  // namespace redist::synth_detail

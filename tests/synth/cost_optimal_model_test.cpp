@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "redist/synth/cost_model.hpp"
+#include "redist/plan/lowered.hpp"
 #include "redist/plan/plan_text.hpp"
 #include "synth/test_util.hpp"
 
@@ -66,6 +67,71 @@ TEST(CostModel, PermuteChargesTheWholeBufferOnTheAxesItMoves) {
   const TypedState a2 = state_of("{x:2, y:2, z:2}", "f32[{x}8, {z}8]");
   EXPECT_EQ(step_link_axes(b2, a2, Step(CollectivePermute{a2.type, std::nullopt})),
             (std::vector<std::string>{"y", "z"}));
+}
+
+TEST(CostModel, APermuteIsChargedOnTheAxesItsPairsDifferOnNotTheDimsTiling) {
+  // The h051 case: dim 0's tiling changes from {x,y} to {x,z} with x inter-node, but x
+  // keeps its place in the tiling, so every pair differs along y and z only (the
+  // replicated z takes over y's part): the permute runs at the intra-node rate.
+  const TypedState before = state_of("{x:2, y:2, z:2}", "f32[{x,y}8, 8]");
+  const TypedState after = state_of("{x:2, y:2, z:2}", "f32[{x,z}8, 8]");
+  const Step step(CollectivePermute{after.type, std::nullopt});
+  EXPECT_EQ(step_link_axes(before, after, step), (std::vector<std::string>{"y", "z"}));
+  const StepCost c = cost_of(inter_x(), "{x:2, y:2, z:2}", "f32[{x,y}8, 8]", "collective_permute(to=f32[{x,z}8, 8])");
+  EXPECT_EQ(c.link, LinkClass::intra);
+  EXPECT_EQ(c.group_size, 2);
+  EXPECT_EQ(c.wire_bytes, 64);
+  EXPECT_DOUBLE_EQ(c.time_us, 1 + 64 / 300e3);
+  // The same change on the inter-node axis itself ({y,x} -> {z,x}: x's place moves)
+  // still runs at the inter-node rate.
+  const StepCost moved = cost_of(inter_x(), "{x:2, y:2, z:2}", "f32[{x,y}8, 8]", "collective_permute(to=f32[{z,x}8, 8])");
+  EXPECT_EQ(moved.link, LinkClass::inter);
+  EXPECT_DOUBLE_EQ(moved.time_us, 5 + 64 / 25e3);
+}
+
+/// The axes along which some of the lowered pairs of the permute `before` -> `after`
+/// differ, from the explicit pair table (every device enumerated), in mesh order.
+std::vector<std::string> enumerated_pair_axes(const TypedState& before, const TypedState& after) {
+  const LoweredStep lowered = lower_step(before, after, Step(CollectivePermute{after.type, std::nullopt}));
+  std::vector<bool> differs(before.mesh.axes().size(), false);
+  for (const auto& [source, target] : pair_table(std::get<LoweredPermute>(lowered.op), before.mesh, after.mesh)) {
+    const Coords s = before.mesh.coords_of_device(source), t = after.mesh.coords_of_device(target);
+    for (std::size_t a = 0; a < s.size(); ++a) differs[a] = differs[a] || s[a] != t[a];
+  }
+  std::vector<std::string> names;
+  for (std::size_t a = 0; a < differs.size(); ++a)
+    if (differs[a]) names.push_back(before.mesh.axes()[a].name);
+  return names;
+}
+
+TEST(CostModel, PermuteLinkAxesEqualThoseOfTheEnumeratedPairs) {
+  // Every pair of rank-2 types over these dim tilings with equal per-dim tile counts
+  // (sub-axes, reorders, replicated axes swapped in): the charged axes are exactly
+  // those along which the lowered pairs differ.
+  const char* mesh = "{x:4, y:2, z:2}";
+  const std::vector<std::string> dims = {"",        "{x}",           "{y}",           "{z}",     "{x:(1)2}",
+                                         "{x:(2)2}", "{x,y}",         "{y,x}",         "{y,z}",   "{z,y}",
+                                         "{x:(2)2,z}", "{z,x:(1)2}", "{x:(1)2,y}",    "{y,x:(2)2}", "{x:(2)2,x:(1)2}"};
+  const Mesh m = mesh_of(mesh);
+  std::vector<TypedState> types;
+  for (const auto& a : dims)
+    for (const auto& b : dims) {
+      auto t = parse_type("f32[" + (a.empty() ? "" : a) + "16, " + (b.empty() ? "" : b) + "16]", m);
+      if (t && validate(*t, m).ok()) types.push_back(TypedState{m, *t});
+    }
+  int compared = 0;
+  for (const auto& before : types)
+    for (const auto& after : types) {
+      if (tile_count(before.type.dims[0]) != tile_count(after.type.dims[0]) ||
+          tile_count(before.type.dims[1]) != tile_count(after.type.dims[1]))
+        continue;
+      const TypedState b{m, canonical(before.type, m)}, a{m, canonical(after.type, m)};
+      EXPECT_EQ(step_link_axes(before, after, Step(CollectivePermute{after.type, std::nullopt})),
+                enumerated_pair_axes(b, a))
+          << to_string(before.type) << " -> " << to_string(after.type);
+      ++compared;
+    }
+  EXPECT_GT(compared, 500);
 }
 
 TEST(CostModel, LocalStepsAndGroupsOfOneAreFree) {

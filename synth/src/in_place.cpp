@@ -1,0 +1,146 @@
+// Permute pairs that keep the most data in place (in_place.hpp).
+
+#include "in_place.hpp"
+
+#include <algorithm>
+#include <span>
+
+#include "factors.hpp"
+#include "redist/plan/lowered.hpp"
+
+namespace redist::synth_detail {
+
+namespace {
+
+/// A factor's digit per coordinate of its axis, and the stride of its digit there.
+struct DigitTable {
+  std::size_t axis = 0;
+  int64_t size = 1;
+  int64_t stride = 1;
+  std::vector<int64_t> digits;  // per coordinate of the axis
+};
+
+/// The digit tables of `factors` on axes of sizes `sizes`.
+std::vector<DigitTable> tables_of(const Factors& factors, std::span<const int64_t> sizes) {
+  std::vector<DigitTable> out;
+  for (const auto& f : factors) {
+    DigitTable t;
+    t.axis = static_cast<std::size_t>(f.axis);
+    t.size = f.size;
+    t.stride = sizes[t.axis] / f.end();
+    for (int64_t c = 0; c < sizes[t.axis]; ++c) t.digits.push_back(c / t.stride % f.size);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+/// The mixed-radix index of the digits of `tables` (the first most significant) at `c`.
+int64_t index_of(std::span<const int64_t> c, const std::vector<DigitTable>& tables) {
+  int64_t v = 0;
+  for (const auto& t : tables) v = v * t.size + t.digits[static_cast<std::size_t>(c[t.axis])];
+  return v;
+}
+
+/// One number per block combination: the block of every dim (digit tables), mixed radix.
+int64_t block_key(std::span<const int64_t> c, const std::vector<std::vector<DigitTable>>& dims,
+                  const std::vector<int64_t>& tiles) {
+  int64_t key = 0;
+  for (std::size_t d = 0; d < dims.size(); ++d) key = key * tiles[d] + index_of(c, dims[d]);
+  return key;
+}
+
+/// The pairs of the permute from `before` to `after` (same axes) with the most devices
+/// in place, repaired from the lowering's (pair_table's rule, computed on positions);
+/// nullopt when the lowering's already keep as many.
+std::optional<DevicePairs> repaired_pairs(const TypedState& before, const TypedState& after, const Step& step) {
+  const Mesh& sm = before.mesh;
+  const Mesh& tm = after.mesh;
+  const int64_t n = tm.num_devices();
+  const std::size_t rank = sm.rank();
+  for (std::size_t d = 0; d < before.type.rank(); ++d)
+    if (tile_count(before.type.dims[d]) != tile_count(after.type.dims[d])) return std::nullopt;
+  std::vector<int64_t> sizes;
+  for (const auto& a : sm.axes()) sizes.push_back(a.size);
+  std::vector<std::vector<DigitTable>> held_dims, needed_dims;
+  std::vector<int64_t> tiles;
+  for (const auto& d : before.type.dims) {
+    held_dims.push_back(tables_of(factors_of(d.axes, sm), sizes));
+    tiles.push_back(tile_count(d));
+  }
+  for (const auto& d : after.type.dims) needed_dims.push_back(tables_of(factors_of(d.axes, sm), sizes));
+  std::vector<std::pair<std::vector<DigitTable>, std::vector<DigitTable>>> moves;  // (source, target)
+  const LoweredStep lowered = lower_step(before, after, step);
+  for (const auto& m : std::get<LoweredPermute>(lowered.op).moves)
+    moves.emplace_back(tables_of(factors_of(m.source_axes, sm), sizes), tables_of(factors_of(m.target_axes, sm), sizes));
+  // Per mesh position: the blocks held before and needed after, and the position whose
+  // device the lowering sends to this one.
+  std::vector<int64_t> held(static_cast<std::size_t>(n)), needed(static_cast<std::size_t>(n)),
+      source(static_cast<std::size_t>(n));
+  std::vector<int64_t> c(rank, 0), s(rank);
+  for (int64_t q = 0; q < n; ++q) {
+    const auto qi = static_cast<std::size_t>(q);
+    held[qi] = block_key(c, held_dims, tiles);
+    needed[qi] = block_key(c, needed_dims, tiles);
+    s = c;
+    for (const auto& [from, to] : moves) {
+      int64_t value = index_of(c, to);
+      for (auto it = from.rbegin(); it != from.rend(); ++it) {
+        int64_t& coord = s[it->axis];
+        coord += (value % it->size - it->digits[static_cast<std::size_t>(coord)]) * it->stride;
+        value /= it->size;
+      }
+    }
+    int64_t p = 0;
+    for (std::size_t a = 0; a < rank; ++a) p = p * sizes[a] + s[a];
+    source[qi] = p;
+    for (std::size_t a = rank; a-- > 0;) {  // the next position's coordinates
+      if (++c[a] < sizes[a]) break;
+      c[a] = 0;
+    }
+  }
+  // Physical ids: t's position on the target mesh, s's on the source mesh.
+  std::vector<int64_t> source_of(static_cast<std::size_t>(n)), target_of(static_cast<std::size_t>(n));
+  for (int64_t t = 0; t < n; ++t) {
+    const int64_t s_dev = sm.device_at(source[static_cast<std::size_t>(tm.position_of(t))]);
+    source_of[static_cast<std::size_t>(t)] = s_dev;
+    target_of[static_cast<std::size_t>(s_dev)] = t;
+  }
+  bool changed = false;
+  for (int64_t t = 0; t < n; ++t) {
+    const auto ti = static_cast<std::size_t>(t);
+    const int64_t from = source_of[ti];
+    if (from == t || held[static_cast<std::size_t>(sm.position_of(t))] != needed[static_cast<std::size_t>(tm.position_of(t))])
+      continue;
+    // t keeps its own block; t's old destination takes from's buffer, which is what t
+    // needed and so what t sent it.
+    const int64_t moved_to = target_of[ti];
+    source_of[ti] = t;
+    target_of[ti] = t;
+    source_of[static_cast<std::size_t>(moved_to)] = from;
+    target_of[static_cast<std::size_t>(from)] = moved_to;
+    changed = true;
+  }
+  if (!changed) return std::nullopt;
+  DevicePairs out;
+  out.reserve(static_cast<std::size_t>(n));
+  for (int64_t t = 0; t < n; ++t) out.emplace_back(source_of[static_cast<std::size_t>(t)], t);
+  return out;
+}
+
+}  // namespace
+
+Plan keep_in_place(Plan plan, const std::vector<TypedState>& states) {
+  if (plan.mesh.num_devices() > kMaxInPlaceDevices) return plan;
+  TypedState before{plan.mesh, plan.source};
+  for (std::size_t k = 0; k < plan.steps.size() && k < states.size(); ++k) {
+    Step& step = plan.steps[k];
+    const TypedState& after = states[k];
+    if (std::holds_alternative<CollectivePermute>(step.op) && !step.pairs && before.type.reduce_axes.empty() &&
+        after.mesh.num_devices() <= kMaxInPlaceDevices)
+      step.pairs = repaired_pairs(before, after, step);
+    before = after;
+  }
+  return plan;
+}
+
+}  // namespace redist::synth_detail

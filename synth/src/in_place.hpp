@@ -1,0 +1,28 @@
+#pragma once
+// Permute pairs that keep the most data in place. A collective_permute's lowering
+// (plan/lowered.hpp) pairs devices by a fixed rule; but any bijection in which every
+// target device's source holds the block it needs is the same step. keep_in_place()
+// repairs the lowered pairs of each permute of a plan: while some device already holds
+// the block it needs but receives it from another device s, it keeps its own and its
+// old destination t' takes s's buffer instead (s holds what t' needs). Each swap adds
+// one device that receives nothing, and a new pair (s, t') differs only along axes on
+// which the two old pairs differed, so the permute never runs on a slower link.
+
+#include <vector>
+
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
+
+namespace redist::synth_detail {
+
+/// Devices above which permutes keep the lowering's pairs (an explicit table is one
+/// pair per device in the plan text).
+inline constexpr int64_t kMaxInPlaceDevices = 4096;
+
+/// `plan` (well typed; `states` its type_plan()) with an explicit pair table on each
+/// permute whose table keeps more devices in place than the lowering's pairs; permutes
+/// of types with pending reductions, with explicit pairs already, or on more than
+/// kMaxInPlaceDevices devices are left as they are.
+Plan keep_in_place(Plan plan, const std::vector<TypedState>& states);
+
+}  // namespace redist::synth_detail
