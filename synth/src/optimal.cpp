@@ -72,6 +72,13 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
                           std::chrono::duration<double>(*options.timeout_s));
   auto found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
   if (!found) return found.error();
+  if (!found->plan && found->stopped.empty()) {
+    // As synthesize() does: no plan slices first (a device-order change on a fully used
+    // mesh), so the least plan that slices after receiving (G3a does not hold for it).
+    limits.slice_after_receive = true;
+    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
+    if (!found) return found.error();
+  }
   const bool timed_out = !found->stopped.empty() && limits.deadline && std::chrono::steady_clock::now() >= *limits.deadline;
   if (!found->stopped.empty() && !(timed_out && found->plan))
     return Error{timed_out ? Error::Kind::no_plan : Error::Kind::runtime,
