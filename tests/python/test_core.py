@@ -184,8 +184,10 @@ def test_budget_errors_and_scope():
     assert info.value.kind == "no_plan" and isinstance(info.value, ValueError)
     wide = redist.plan("{x:4}", "f32[{x}16, 8]", "f32[16, {x}8]", budget=1 << 20)
     assert redist.check(wide, budget=1 << 20).verified
+    # Padded dims whose blocks nest plan; meshes whose axes do not nest do not.
+    assert redist.plan("{x:2, y:2}", "f32[{x,y}5, 3]", "f32[5, 3]").steps[0].kind == "all_gather"
     with pytest.raises(redist.UnsupportedError) as info:
-        redist.plan("{x:2, y:2}", "f32[{x,y}5, 3]", "f32[5, 3]")
+        redist.plan("{x:2, y:3}", "f32[{x}24, 8]", "f32[{u}24, 8]", target_mesh="{u:3, v:2}")
     assert info.value.kind == "unsupported"
     with pytest.raises(ValueError, match="different arrays|shape|size"):
         redist.plan(MESH, SRC, "f32[{y}16, {x}16]")
