@@ -168,6 +168,16 @@ TEST(HloImport, SyntaxErrorNamesTheLine) {
   EXPECT_FALSE(import_hlo("HloModule m\n").ok());
 }
 
+TEST(HloImport, HugeIotaDimsAreAnErrorNotAnOverflow) {
+  // Found by fuzz_hlo_import: the iota's dims multiplied past 2^63 (UB) before the
+  // comparison with the device count.
+  for (const char* iota : {"<=[33333333333333333333]", "<=[4294967296,4294967296]", "<=[0,4]"}) {
+    auto r = import_hlo(module("  ROOT %c = f32[2,8]{1,0} copy(%param)", std::string("{devices=[4,1]") + iota + "}"));
+    ASSERT_FALSE(r.ok()) << iota;
+    EXPECT_NE(r.error().message.find("do not multiply to 4 devices"), std::string::npos) << r.error().message;
+  }
+}
+
 TEST(HloImport, NotOneReshardNamesTheInstruction) {
   auto two = import_hlo(
       "HloModule m, num_partitions=4\n\nENTRY %main (p: f32[2,8], q: f32[2,8]) -> f32[2,8] {\n"

@@ -12,9 +12,15 @@
 namespace redist::hlo_import {
 namespace {
 
+/// Returns the product of `v`, or -1 when a factor is below 1 or the product exceeds
+/// 2^40 (no device count a module can name; the callers compare it with one).
 int64_t product(const std::vector<int64_t>& v) {
+  constexpr int64_t kLimit = int64_t{1} << 40;
   int64_t p = 1;
-  for (auto x : v) p *= x;
+  for (auto x : v) {
+    if (x < 1 || x > kLimit / p) return -1;
+    p *= x;
+  }
   return p;
 }
 
@@ -80,6 +86,7 @@ Result<DeviceGroups> mesh_groups(std::string_view mesh_text, const std::vector<i
     sizes.push_back(v[0]);
   }
   const int64_t n = product(sizes);
+  if (n < 0) return invalid_error("the mesh " + std::string(mesh_text) + " has too many devices");
   if (n != static_cast<int64_t>(devices.size()))
     return invalid_error("the mesh has " + std::to_string(n) + " devices, the device list " +
                          std::to_string(devices.size()));
