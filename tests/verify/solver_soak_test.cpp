@@ -52,6 +52,15 @@ std::string explicit_rotation(int n) {
          ", 8]\ncollective_permute(to=f32[{x}" + std::to_string(4 * n) + ", 8], pairs=[" + pairs + "])\n";
 }
 
+/// How far a check may run past its timeouts, in ms: 1 s (issue 15), 3 s in an ASan
+/// build, where encoding a 1,024-entry table (outside the solver's time) runs several
+/// times slower; a check that does not return is caught either way.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kMarginMs = 3000.0;
+#else
+constexpr double kMarginMs = 1000.0;
+#endif
+
 /// The environment variable `name` as a number, or `fallback` when unset.
 long env_or(const char* name, long fallback) {
   const char* text = std::getenv(name);
@@ -90,14 +99,14 @@ TEST(SolverSoak, EveryCheckReturnsWithinItsTimeout) {
     auto report = check_plan(plan, options);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     ASSERT_TRUE(report) << report.error().to_string();
-    ASSERT_LT(ms - kQueries * options.timeout_ms, 1000.0)
+    ASSERT_LT(ms - kQueries * options.timeout_ms, kMarginMs)
         << "check " << i << " with timeout " << options.timeout_ms << " ms took " << ms << " ms";
     for (const PropertyResult* p : {&report->memory, &report->correct, &report->no_peak, &report->tight}) {
       if (p->solver_ms == 0) continue;  // not posed
       ++queries;
       (p->verdict == Verdict::unknown ? unknown : decided) += 1;
       worst_over_ms = std::max(worst_over_ms, p->solver_ms - options.timeout_ms);
-      ASSERT_LT(p->solver_ms - options.timeout_ms, 1000.0)
+      ASSERT_LT(p->solver_ms - options.timeout_ms, kMarginMs)
           << "check " << i << ": a query with timeout " << options.timeout_ms << " ms took " << p->solver_ms << " ms";
     }
   }
@@ -123,7 +132,7 @@ TEST(SolverSoak, TimeUsedUpBeforeTheCheckIsATimeout) {
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     ASSERT_TRUE(report) << report.error().to_string();
     EXPECT_EQ(report->correct.verdict, Verdict::unknown) << "timeout " << t << " ms";
-    ASSERT_LT(ms, 4 * t + 1000.0) << "timeout " << t << " ms: the check took " << ms << " ms";
+    ASSERT_LT(ms, 4 * t + kMarginMs) << "timeout " << t << " ms: the check took " << ms << " ms";
   }
 }
 
