@@ -26,6 +26,18 @@ Status validate(const DistType& type, const Mesh& mesh) {
   return Ok{};
 }
 
+Status same_array(const DistType& src, const DistType& dst) {
+  if (src.elem != dst.elem)
+    return invalid_error("the element types differ: " + std::string(elem_name(src.elem)) + " and " +
+                         std::string(elem_name(dst.elem)));
+  bool same_shape = src.rank() == dst.rank();
+  for (std::size_t d = 0; same_shape && d < src.rank(); ++d) same_shape = src.dims[d].global == dst.dims[d].global;
+  if (!same_shape)
+    return invalid_error("the source " + to_string(src) + " and the target " + to_string(dst) +
+                         " have different global shapes");
+  return Ok{};
+}
+
 Status validate_axis_ref(const AxisRef& ref, const Mesh& mesh) {
   if (auto problem = detail::axis_ref_problem(mesh, ref)) return invalid_error(*problem);
   return Ok{};

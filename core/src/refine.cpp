@@ -90,14 +90,7 @@ DistType rewrite_type(const DistType& type, const Mesh& mesh, const std::vector<
 Result<Refinement> refine(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst) {
   if (auto s = validate(src, src_mesh); !s) return invalid_error("source: " + s.error().message);
   if (auto s = validate(dst, dst_mesh); !s) return invalid_error("target: " + s.error().message);
-  if (src.elem != dst.elem)
-    return invalid_error("the element types differ: " + std::string(elem_name(src.elem)) + " and " +
-                         std::string(elem_name(dst.elem)));
-  bool same_shape = src.rank() == dst.rank();
-  for (std::size_t d = 0; same_shape && d < src.rank(); ++d) same_shape = src.dims[d].global == dst.dims[d].global;
-  if (!same_shape)
-    return invalid_error("the source " + to_string(src) + " and the target " + to_string(dst) +
-                         " have different global shapes");
+  if (auto s = same_array(src, dst); !s) return s.error();
   if (src_mesh.num_devices() != dst_mesh.num_devices())
     return unsupported_error("the source mesh " + to_string(src_mesh) + " has " +
                              std::to_string(src_mesh.num_devices()) + " devices and the target mesh " +

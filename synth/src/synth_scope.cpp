@@ -47,14 +47,7 @@ Result<Problem> make_problem(const Mesh& src_mesh, const DistType& src, const Me
   if (!src_mesh.same_axes(dst_mesh))
     return unsupported_error("the source mesh " + to_string(src_mesh) + " and the target mesh " +
                              to_string(dst_mesh) + " have different axes");
-  if (src.elem != dst.elem)
-    return invalid_error("the element types differ: " + std::string(elem_name(src.elem)) + " and " +
-                         std::string(elem_name(dst.elem)));
-  bool same_shape = src.rank() == dst.rank();
-  for (std::size_t d = 0; same_shape && d < src.rank(); ++d) same_shape = src.dims[d].global == dst.dims[d].global;
-  if (!same_shape)
-    return invalid_error("the source " + to_string(src) + " and the target " + to_string(dst) +
-                         " have different global shapes");
+  if (auto s = same_array(src, dst); !s) return s.error();
   if (!src.reduce_axes.empty() || !dst.reduce_axes.empty())
     return unsupported_error("pending reductions (" + to_string(src.reduce_axes.empty() ? dst : src) +
                              ") have no baseline plan (synthesize() plans them)");

@@ -68,6 +68,10 @@ Status validate_axis_ref(const AxisRef& ref, const Mesh& mesh);
 std::string to_string(const DistType& type);
 std::string_view reduce_op_name(ReduceOp op);
 
+/// Ok when `src` and `dst` describe the same array (element type and global shape),
+/// else an invalid error naming what differs.
+Status same_array(const DistType& src, const DistType& dst);
+
 /// Number of tiles of `dim`: the product of its axis sizes.
 int64_t tile_count(const Dim& dim);
 /// Local (per-device) size of `dim`: ceil(global / tiles).
