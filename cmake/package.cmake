@@ -70,7 +70,7 @@ endmacro()
 
 # The libraries, dependencies before dependents. The MPI backend is two libraries: the
 # code generator (no MPI needed; `redist emit --target mpi`) and the runtime (MPI).
-redist_package_library(redist_core core USES Boost)
+redist_package_library(redist_core core USES Boost fmt)
 redist_package_library(redist_plan plan DEPENDS core)
 redist_package_library(redist_synth synth DEPENDS plan)
 redist_package_library(redist_verify verify DEPENDS plan LINK_ONLY_USES Z3)
