@@ -33,10 +33,13 @@ std::vector<Factors> prefixes(const Factors& dim) {
 }
 
 /// Appends to `out` every sequence of up to three compatible factors of `pool` whose
-/// sizes multiply to `rest`, each continuing `seq`.
+/// sizes multiply to `rest`, each continuing `seq`, merged (y:(1)2 then y:(2)2 is y)
+/// and each once, so that spellings of one tiling do not use up the options.
 void extras(const Factors& pool, int64_t rest, Factors& seq, std::vector<Factors>& out) {
   if (rest == 1) {
-    out.push_back(seq);
+    Factors merged = seq;
+    merge(merged);
+    if (std::find(out.begin(), out.end(), merged) == out.end()) out.push_back(std::move(merged));
     return;
   }
   if (seq.size() == 3 || out.size() >= kMaxDimOptions) return;
