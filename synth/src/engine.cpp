@@ -13,6 +13,7 @@
 
 #include "engine_moves.hpp"
 #include "in_place.hpp"
+#include "split_by_class.hpp"
 #include "redist/plan/figures.hpp"
 #include "redist/plan/typing.hpp"
 
@@ -132,15 +133,18 @@ void canonicalize(State& s) {
   merge(s.reduce);
 }
 
-/// A seed that passed the checks, its typed states and modeled time.
+/// A seed that passed the checks (or its split form), its typed states and modeled time.
 struct Seed {
-  const Plan* plan = nullptr;
-  std::optional<Plan> kept;  // the plan with its permutes' pairs keeping the most data in place
+  const Plan* given = nullptr;
+  std::optional<Plan> split;  // the seed with its gathers split by link class, when cheaper
+  std::optional<Plan> kept;   // the plan with its permutes' pairs keeping the most data in place
   std::vector<TypedState> states;
   double time_us = 0;
+  /// The plan this seed stands for.
+  const Plan& plan() const { return split ? *split : *given; }
   /// The plan with repaired pairs (in_place.hpp), made once.
   const Plan& in_place() {
-    if (!kept) kept = synth_detail::keep_in_place(*plan, states);
+    if (!kept) kept = synth_detail::keep_in_place(plan(), states);
     return *kept;
   }
 };
@@ -173,8 +177,14 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != want) continue;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
       continue;
-    Seed candidate{&seed, std::nullopt, std::move(*states), 0};
+    Seed candidate{&seed, std::nullopt, std::nullopt, std::move(*states), 0};
     candidate.time_us = time_of(model, seed, candidate.states);
+    if (auto split = synth_detail::split_by_link_class(model, seed, candidate.states))
+      if (auto split_states = type_plan(*split)) {
+        candidate.time_us = time_of(model, *split, *split_states);
+        candidate.split = std::move(split);
+        candidate.states = std::move(*split_states);
+      }
     if (best && !cheaper(candidate.time_us, best->time_us)) {
       if (cheaper(best->time_us, candidate.time_us)) continue;
       auto a = plan_figures(candidate.in_place()), b = plan_figures(best->in_place());
@@ -182,13 +192,13 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     }
     best = std::move(candidate);
   }
-  if (best && !(best->in_place() == *best->plan)) best->time_us = time_of(model, best->in_place(), best->states);
+  if (best && !(best->in_place() == best->plan())) best->time_us = time_of(model, best->in_place(), best->states);
   return best;
 }
 
 /// Offers the permutes of `seed` to the search as hints.
 void add_hints(const Seed& seed, Frame& frame) {
-  const Plan& plan = *seed.plan;
+  const Plan& plan = seed.plan();
   TypedState before{plan.mesh, plan.source};
   bool permuted = false, received = false;
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {

@@ -1,0 +1,31 @@
+#pragma once
+// Gathers split by link class. An all_gather over axes of both link classes runs at the
+// slower link for all its bytes. Two cheaper forms, which hierarchical all-gathers use:
+// gather the minor axes first and the others after, so part of the bytes cross the
+// faster link; or, when the slow axes are major, first move the fast minor axes to
+// another dim with an all_to_all (same buffer size), gather the slow axes while the
+// buffer is small, then the fast ones. Example on {x:4 inter, y:8 intra},
+// f32[{x,y}4096, 1024] -> f32[4096, 1024] under the default link speeds:
+// all_gather(axes={x,y}) 650 us; all_gather(axes={y}) then (axes={x}) 522 us;
+// all_to_all(src=0, dst=1, axes={y}), all_gather(dim=0, axes={x}), all_gather(dim=1,
+// axes={y}) 120 us. The seeds are built without a cost model, so the engine offers each
+// seed's cheapest such form as well (engine.cpp best_seed).
+
+#include <optional>
+#include <vector>
+
+#include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
+#include "redist/synth/cost_model.hpp"
+
+namespace redist::synth_detail {
+
+/// Returns `plan` (well typed; `states` its type_plan()) with each all_gather whose axes
+/// span both link classes of `model` replaced by the cheapest under `model` of its split
+/// forms above, where that is cheaper than the one step; nullopt when no step changes.
+/// Reductions are never split (one collective over the flattened group keeps the order
+/// of the sums the user asked for).
+std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan,
+                                        const std::vector<TypedState>& states);
+
+}  // namespace redist::synth_detail

@@ -1,0 +1,83 @@
+// Gathers split by link class (synth/src/split_by_class.hpp): under a model with an
+// inter-node axis the default plan gathers the slow axis while the buffer is small,
+// stays correct under the interpreter and within the bound, is never dearer than the
+// one gather, and plans under a one-class model are unchanged.
+
+#include <gtest/gtest.h>
+
+#include "redist/plan/plan_text.hpp"
+#include "redist/synth/cost_model.hpp"
+#include "redist/synth/synthesize.hpp"
+#include "synth/synthesis_checks.hpp"
+
+namespace redist::testing {
+namespace {
+
+struct Case {
+  Mesh mesh;
+  DistType src, dst;
+};
+
+Case case_of(const char* mesh, const char* src, const char* dst) {
+  Case c;
+  c.mesh = parse_mesh(mesh).value();
+  c.src = parse_type(src, c.mesh).value();
+  c.dst = parse_type(dst, c.mesh).value();
+  return c;
+}
+
+/// The default plan of `c` under `model`, checked (typed, at the target, within the
+/// bound, every element in place under the interpreter).
+Plan checked_plan(const Case& c, const CostModel& model) {
+  SynthOptions options;
+  options.cost_model = &model;
+  auto plan = synthesize(c.mesh, c.src, c.dst, options);
+  EXPECT_TRUE(plan.ok()) << plan.error().to_string();
+  const BigInt bound = std::max(local_bytes(c.src), local_bytes(c.dst));
+  EXPECT_EQ(plan_problem(*plan, c.mesh, c.src, c.mesh, c.dst, bound), "");
+  return *plan;
+}
+
+CostModel x_inter() { return parse_cost_model("x = inter\n").value(); }
+
+TEST(SplitByClass, SlowMajorAxisIsGatheredWhileTheBufferIsSmall) {
+  const Case c = case_of("{x:4, y:8}", "f32[{x,y}4096, 1024]", "f32[4096, 1024]");
+  const Plan plan = checked_plan(c, x_inter());
+  EXPECT_EQ(to_string(plan),
+            "mesh {x:4, y:8}\n"
+            "source f32[{x,y}4096, 1024]\n"
+            "all_to_all(src=0, dst=1, axes={y})\n"
+            "all_gather(dim=0, axes={x})\n"
+            "all_gather(dim=1, axes={y})\n"
+            "target f32[4096, 1024]\n");
+  // One gather over {x,y} runs at the inter-node rate for all 31 blocks it receives.
+  const Plan one{c.mesh, c.src, {Step(AllGather{0, c.src.dims[0].axes})}, c.dst};
+  const double split = plan_cost(x_inter(), plan)->time_us, whole = plan_cost(x_inter(), one)->time_us;
+  EXPECT_LT(split, whole / 4) << split << " us against " << whole << " us";
+}
+
+TEST(SplitByClass, SlowMinorAxisIsGatheredFirst) {
+  const Case c = case_of("{x:4, y:8}", "f32[{y,x}4096, 1024]", "f32[4096, 1024]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 2u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[0]), "all_gather(dim=0, axes={x})");
+  EXPECT_EQ(to_string(plan.steps[1]), "all_gather(dim=0, axes={y})");
+}
+
+TEST(SplitByClass, OneClassModelKeepsTheOneGather) {
+  const Case c = case_of("{x:4, y:8}", "f32[{x,y}4096, 1024]", "f32[4096, 1024]");
+  const Plan plan = checked_plan(c, CostModel{});
+  ASSERT_EQ(plan.steps.size(), 1u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[0]), "all_gather(dim=0, axes={x,y})");
+}
+
+TEST(SplitByClass, TinyArraysKeepTheOneGather) {
+  // 16 floats: latency dominates, so one collective beats three.
+  const Case c = case_of("{x:4, y:8}", "f32[{x,y}32, 2]", "f32[32, 2]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 1u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[0]), "all_gather(dim=0, axes={x,y})");
+}
+
+}  // namespace
+}  // namespace redist::testing
