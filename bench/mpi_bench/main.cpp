@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fmt/format.h>
 #include <functional>
 #include <optional>
 #include <random>
@@ -100,7 +101,7 @@ Result<Method> plan_method(const std::string& name, Result<Plan> plan, const Pla
   }
   auto shared = std::make_shared<Executor>(std::move(*executor));
   const std::string same = ours && ours->steps == plan->steps ? " (= redist)" : "";
-  return Method{name, std::to_string(plan->steps.size()) + same, received,
+  return Method{name, fmt::format("{}{}", plan->steps.size(), same), received,
                 static_cast<double>(figures->transient_peak_bytes),
                 [shared](kernels::Buffer source) { return shared->run(std::move(source)); }};
 }
