@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <iomanip>
 #include <map>
-#include <sstream>
 
 namespace redist::compare {
 
@@ -20,9 +20,7 @@ bool less(double a, double b) { return a < b - kTolerance * std::max(1.0, b); }
 double to_double(const BigInt& v) { return v.convert_to<double>(); }
 
 std::string fixed(double v, int digits = 2) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
+  return fmt::format("{:.{}f}", v, digits);
 }
 
 std::string percent(int64_t part, int64_t whole) {
@@ -49,8 +47,8 @@ struct Ratios {
   }
   std::string line() const {
     if (values.empty()) return "no cases";
-    return "geomean " + fixed(geomean()) + "x  max " + fixed(max) + "x (" + max_case + ")  min " + fixed(min) +
-           "x  over " + std::to_string(values.size()) + " cases";
+    return fmt::format("geomean {:.2f}x  max {:.2f}x ({})  min {:.2f}x  over {} cases", geomean(), max, max_case, min,
+                       values.size());
   }
 };
 
@@ -58,13 +56,13 @@ struct Ratios {
 std::string reason(const Measured& b, const Measured& g) {
   std::vector<std::string> parts;
   if (b.collectives < g.collectives)
-    parts.push_back(std::to_string(b.collectives) + " collectives against " + std::to_string(g.collectives) +
-                    " (less latency)");
+    parts.push_back(fmt::format("{} collectives against {} (less latency)", b.collectives, g.collectives));
   if (b.wire_bytes < g.wire_bytes)
-    parts.push_back("fewer bytes on the wire (" + to_decimal(b.wire_bytes) + " against " + to_decimal(g.wire_bytes) + ")");
+    parts.push_back(
+        fmt::format("fewer bytes on the wire ({} against {})", to_decimal(b.wire_bytes), to_decimal(g.wire_bytes)));
   if (b.inter_bytes < g.inter_bytes)
-    parts.push_back("less inter-node traffic (" + to_decimal(b.inter_bytes) + " against " + to_decimal(g.inter_bytes) +
-                    " bytes)");
+    parts.push_back(fmt::format("less inter-node traffic ({} against {} bytes)", to_decimal(b.inter_bytes),
+                                to_decimal(g.inter_bytes)));
   if (parts.empty()) parts.push_back("a cheaper mix of links");
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
@@ -198,16 +196,16 @@ void write_wins(std::ostream& out, const std::vector<CaseResult>& results) {
     for (const std::string p : {"shardy", "xla_style", "gather_then_slice"}) {
       const Measured* b = r.find(p);
       if (!b || !b->ok()) continue;
-      const std::string line = name_of(r) + "  " + p + " " + fixed(b->time_us, 3) + " us [" + b->shape + "] against " +
-                               fixed(g->time_us, 3) + " us [" + g->shape + "]: " + reason(*b, *g);
+      const std::string line = fmt::format("{}  {} {:.3f} us [{}] against {:.3f} us [{}]: {}", name_of(r), p,
+                                           b->time_us, b->shape, g->time_us, g->shape, reason(*b, *g));
       if (less(b->time_us, g->time_us)) {
         if (b->peak_bytes <= g->peak_bytes) within.push_back(line);
-        else over.push_back(line + ", at " + fixed(to_double(b->peak_bytes) / to_double(g->peak_bytes)) +
-                            "x redist's peak memory");
+        else over.push_back(fmt::format("{}, at {:.2f}x redist's peak memory", line,
+                                        to_double(b->peak_bytes) / to_double(g->peak_bytes)));
       }
       if (b->peak_bytes < g->peak_bytes)
-        peak.push_back(name_of(r) + "  " + p + " " + to_decimal(b->peak_bytes) + " bytes against " +
-                       to_decimal(g->peak_bytes));
+        peak.push_back(fmt::format("{}  {} {} bytes against {}", name_of(r), p, to_decimal(b->peak_bytes),
+                                   to_decimal(g->peak_bytes)));
     }
   }
   for (const auto& l : within) out << "  " << l << "\n";

@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <cstring>
+#include <fmt/format.h>
 #include <map>
 #include <span>
 #include <string>
@@ -195,7 +196,7 @@ Result<kernels::Buffer> OneShotAlltoallv::run(kernels::Buffer source) const {
   if (int rc = MPI_Alltoallv(send.data(), s.send_counts.data(), s.send_displs.data(), MPI_BYTE, received.data(),
                              s.recv_counts.data(), s.recv_displs.data(), MPI_BYTE, s.comm);
       rc != MPI_SUCCESS)
-    return Error{Error::Kind::runtime, "MPI_Alltoallv failed with code " + std::to_string(rc)};
+    return Error{Error::Kind::runtime, fmt::format("MPI_Alltoallv failed with code {}", rc)};
   send = kernels::Buffer();
   cursor = received.data();
   for (std::size_t peer = 0; peer < s.recvs.size(); ++peer) {

@@ -3,6 +3,7 @@
 #include "cases.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 
@@ -61,7 +62,7 @@ Result<BenchCase> grow_case(const Anchor& anchor, int64_t devices, int64_t min_b
   const DistType& source = anchor.source;
   const DistType& target = anchor.target;
   if (devices % mesh.num_devices() != 0)
-    return unsupported_error(std::to_string(mesh.num_devices()) + " devices do not divide " + std::to_string(devices));
+    return unsupported_error(fmt::format("{} devices do not divide {}", mesh.num_devices(), devices));
   if (elem_bytes(source.elem) != 4) return unsupported_error("elements are not 4 bytes");
   const std::vector<bool> grows = growable(source, target);
   if (std::find(grows.begin(), grows.end(), true) == grows.end())
@@ -74,9 +75,9 @@ Result<BenchCase> grow_case(const Anchor& anchor, int64_t devices, int64_t min_b
   auto big_target_mesh = with_replicas(anchor.target_mesh, factor);
   if (!big_target_mesh) return big_target_mesh.error();
   const int64_t k = growth(source, grows, min_bytes);
-  std::string note = "sizes x" + std::to_string(k);
+  std::string note = fmt::format("sizes x{}", k);
   if (std::find(grows.begin(), grows.end(), false) != grows.end()) note += " (divisible dims only)";
-  if (factor > 1) note += ", replicated over rep:" + std::to_string(factor);
+  if (factor > 1) note += fmt::format(", replicated over rep:{}", factor);
   return BenchCase{anchor.name, *big_mesh, grown(source, grows, k), *big_target_mesh, grown(target, grows, k), note};
 }
 

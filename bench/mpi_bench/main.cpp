@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fmt/format.h>
 #include <functional>
 #include <optional>
 #include <random>
@@ -100,7 +101,7 @@ Result<Method> plan_method(const std::string& name, Result<Plan> plan, const Pla
   }
   auto shared = std::make_shared<Executor>(std::move(*executor));
   const std::string same = ours && ours->steps == plan->steps ? " (= redist)" : "";
-  return Method{name, std::to_string(plan->steps.size()) + same, received,
+  return Method{name, fmt::format("{}{}", plan->steps.size(), same), received,
                 static_cast<double>(figures->transient_peak_bytes),
                 [shared](kernels::Buffer source) { return shared->run(std::move(source)); }};
 }
@@ -136,7 +137,7 @@ bool run_case(const BenchCase& c, const Options& options, int rank) {
   std::vector<std::string> missing;
   auto add = [&](Result<Method> m, const std::string& name) {
     if (m) methods.push_back(std::move(*m));
-    else missing.push_back(name + " (" + m.error().to_string() + ")");
+    else missing.push_back(fmt::format("{} ({})", name, m.error().to_string()));
   };
   const auto our_plan = synthesize(c.mesh, c.source, c.target_mesh, c.target);
   add(plan_method("redist", our_plan, nullptr, rank), "redist");
@@ -149,7 +150,7 @@ bool run_case(const BenchCase& c, const Options& options, int rank) {
     methods.push_back(Method{"one-shot Alltoallv", "1", shared->received_bytes(), std::nullopt,
                              [shared](kernels::Buffer s) { return shared->run(std::move(s)); }});
   } else {
-    missing.push_back("one-shot Alltoallv (" + one_shot.error().to_string() + ")");
+    missing.push_back(fmt::format("one-shot Alltoallv ({})", one_shot.error().to_string()));
   }
 
   const kernels::Buffer data = fill_shard(source, rank);

@@ -3,6 +3,7 @@
 #include "shard_data.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <vector>
 
 #include "redist/core/semantics.hpp"
@@ -60,8 +61,7 @@ std::string check_shard(const kernels::Buffer& shard, const TypedState& state, i
   std::string first;
   for_each_index(state, device, [&](int64_t k, uint32_t value) {
     if (first.empty() && values[k] != value)
-      first = "element " + std::to_string(k) + ": expected " + std::to_string(value) + ", got " +
-              std::to_string(values[k]);
+      first = fmt::format("element {}: expected {}, got {}", k, value, values[k]);
   });
   return first;
 }

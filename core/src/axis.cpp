@@ -1,12 +1,13 @@
 #include "redist/core/axis.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace redist {
 
 std::string to_string(const AxisRef& axis) {
   if (!axis.sub) return axis.name;
-  return axis.name + ":(" + std::to_string(axis.pre) + ")" + std::to_string(axis.size);
+  return fmt::format("{}:({}){}", axis.name, axis.pre, axis.size);
 }
 
 std::string to_string(std::span<const AxisRef> axes) {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <fmt/format.h>
 
 #include "axis_checks.hpp"
 #include "redist/core/dist_type.hpp"
@@ -15,9 +16,9 @@ Status validate(const DistType& type, const Mesh& mesh) {
     return Ok{};
   };
   for (std::size_t i = 0; i < type.dims.size(); ++i) {
-    const auto where = "dimension " + std::to_string(i);
+    const auto where = fmt::format("dimension {}", i);
     if (type.dims[i].global < 1)
-      return invalid_error(where + ": size " + std::to_string(type.dims[i].global) + " must be at least 1");
+      return invalid_error(fmt::format("{}: size {} must be at least 1", where, type.dims[i].global));
     for (const auto& ref : type.dims[i].axes)
       if (auto s = check(ref, where); !s) return s;
   }
@@ -28,13 +29,12 @@ Status validate(const DistType& type, const Mesh& mesh) {
 
 Status same_array(const DistType& src, const DistType& dst) {
   if (src.elem != dst.elem)
-    return invalid_error("the element types differ: " + std::string(elem_name(src.elem)) + " and " +
-                         std::string(elem_name(dst.elem)));
+    return invalid_error(fmt::format("the element types differ: {} and {}", elem_name(src.elem), elem_name(dst.elem)));
   bool same_shape = src.rank() == dst.rank();
   for (std::size_t d = 0; same_shape && d < src.rank(); ++d) same_shape = src.dims[d].global == dst.dims[d].global;
   if (!same_shape)
-    return invalid_error("the source " + to_string(src) + " and the target " + to_string(dst) +
-                         " have different global shapes");
+    return invalid_error(
+        fmt::format("the source {} and the target {} have different global shapes", to_string(src), to_string(dst)));
   return Ok{};
 }
 

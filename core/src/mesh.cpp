@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fmt/format.h>
 #include <stdexcept>
 
 namespace redist {
@@ -21,33 +22,34 @@ Result<Mesh> Mesh::create(std::vector<MeshAxis> axes, std::vector<int64_t> devic
   int64_t count = 1;
   for (std::size_t i = 0; i < axes.size(); ++i) {
     const auto& a = axes[i];
-    if (!is_identifier(a.name)) return invalid_error("axis name '" + a.name + "' is not an identifier");
+    if (!is_identifier(a.name)) return invalid_error(fmt::format("axis name '{}' is not an identifier", a.name));
     for (std::size_t j = 0; j < i; ++j)
-      if (axes[j].name == a.name) return invalid_error("mesh axis '" + a.name + "' is declared twice");
-    if (a.size < 1) return invalid_error("mesh axis '" + a.name + "' has size " + std::to_string(a.size) + "; sizes must be at least 1");
+      if (axes[j].name == a.name) return invalid_error(fmt::format("mesh axis '{}' is declared twice", a.name));
+    if (a.size < 1)
+      return invalid_error(fmt::format("mesh axis '{}' has size {}; sizes must be at least 1", a.name, a.size));
     if (a.size > kMaxDevices / count)
-      return invalid_error("mesh has more than 2^40 devices (overflow at axis '" + a.name + "')");
+      return invalid_error(fmt::format("mesh has more than 2^40 devices (overflow at axis '{}')", a.name));
     count *= a.size;
   }
   mesh.axes_ = std::move(axes);
   mesh.num_devices_ = count;
   if (!devices.empty()) {
     if (static_cast<int64_t>(devices.size()) != count)
-      return invalid_error("devices=[...] lists " + std::to_string(devices.size()) + " devices but the mesh has " + std::to_string(count));
+      return invalid_error(fmt::format("devices=[...] lists {} devices but the mesh has {}", devices.size(), count));
     std::vector<std::pair<int64_t, int64_t>> sorted;
     sorted.reserve(devices.size());
     bool identity = true, compact = true;
     for (int64_t p = 0; p < count; ++p) {
       const int64_t d = devices[p];
       if (d < 0 || d >= kMaxDevices)
-        return invalid_error("device id " + std::to_string(d) + " at index " + std::to_string(p) + " is outside 0..2^40-1");
+        return invalid_error(fmt::format("device id {} at index {} is outside 0..2^40-1", d, p));
       sorted.emplace_back(d, p);
       identity = identity && d == p;
     }
     std::sort(sorted.begin(), sorted.end());
     for (std::size_t i = 0; i < sorted.size(); ++i) {
       if (i > 0 && sorted[i].first == sorted[i - 1].first)
-        return invalid_error("device id " + std::to_string(sorted[i].first) + " appears twice in devices=[...]");
+        return invalid_error(fmt::format("device id {} appears twice in devices=[...]", sorted[i].first));
       compact = compact && sorted[i].first == static_cast<int64_t>(i);
     }
     if (!identity) {
@@ -76,12 +78,12 @@ int64_t Mesh::device_at(int64_t position) const {
 int64_t Mesh::position_of(int64_t device) const {
   if (sorted_ids_.empty()) {
     if (device < 0 || device >= num_devices_)
-      throw std::out_of_range("the mesh " + to_string(*this) + " has no device " + std::to_string(device));
+      throw std::out_of_range(fmt::format("the mesh {} has no device {}", to_string(*this), device));
     return inverse_devices_.empty() ? device : inverse_devices_[static_cast<std::size_t>(device)];
   }
   const auto it = std::lower_bound(sorted_ids_.begin(), sorted_ids_.end(), std::pair{device, int64_t{0}});
   if (it == sorted_ids_.end() || it->first != device)
-    throw std::out_of_range("the mesh " + to_string(*this) + " has no device " + std::to_string(device));
+    throw std::out_of_range(fmt::format("the mesh {} has no device {}", to_string(*this), device));
   return it->second;
 }
 
@@ -121,7 +123,7 @@ std::string to_string(const Mesh& mesh) {
   std::string out = "{";
   for (std::size_t i = 0; i < mesh.axes().size(); ++i) {
     if (i) out += ", ";
-    out += mesh.axes()[i].name + ":" + std::to_string(mesh.axes()[i].size);
+    out += fmt::format("{}:{}", mesh.axes()[i].name, mesh.axes()[i].size);
   }
   out += "}";
   if (mesh.has_explicit_order()) {

@@ -1,6 +1,8 @@
 // Parser of the mesh notation `{x:4, y:2}` with an optional ` devices=[...]`.
 
 #include "lexer.hpp"
+
+#include <fmt/format.h>
 #include "redist/core/mesh.hpp"
 
 namespace redist {
@@ -16,12 +18,12 @@ Result<std::pair<Mesh, std::size_t>> parse_mesh_prefix(std::string_view text) {
       auto name = lex.identifier("an axis name");
       if (!name) return name.error();
       for (const auto& a : axes)
-        if (a.name == *name) return parse_error(at, "mesh axis '" + *name + "' is declared twice");
-      if (auto s = lex.expect(':', "after axis name '" + *name + "'"); !s) return s.error();
-      auto size = lex.positive_integer("the size of axis '" + *name + "'");
+        if (a.name == *name) return parse_error(at, fmt::format("mesh axis '{}' is declared twice", *name));
+      if (auto s = lex.expect(':', fmt::format("after axis name '{}'", *name)); !s) return s.error();
+      auto size = lex.positive_integer(fmt::format("the size of axis '{}'", *name));
       if (!size) return size.error();
       if (*size > Mesh::kMaxDevices / count)
-        return parse_error(at, "mesh has more than 2^40 devices (overflow at axis '" + *name + "')");
+        return parse_error(at, fmt::format("mesh has more than 2^40 devices (overflow at axis '{}')", *name));
       count *= *size;
       axes.push_back({std::move(*name), *size});
     } while (lex.accept(','));

@@ -1,6 +1,7 @@
 // Parser of the distributed array type notation, e.g. `bf16[32{x,y}512, 128] sum{z}`.
 
 #include <cctype>
+#include <fmt/format.h>
 
 #include "axis_checks.hpp"
 #include "lexer.hpp"
@@ -21,7 +22,7 @@ class TypeParser {
       auto name = lex_.identifier("an element type or '['");
       if (!name) return name.error();
       auto elem = parse_elem_type(*name);
-      if (!elem) return parse_error(at, "unknown element type '" + *name + "'");
+      if (!elem) return parse_error(at, fmt::format("unknown element type '{}'", *name));
       type.elem = *elem;
     }
     if (auto s = lex_.expect('[', "to open the dimensions"); !s) return s.error();
@@ -43,7 +44,7 @@ class TypeParser {
     const std::size_t at = (lex_.skip_spaces(), lex_.position());
     std::optional<int64_t> local;
     if (lex_.peek() != '{') {
-      auto size = lex_.positive_integer("a size for dimension " + std::to_string(index));
+      auto size = lex_.positive_integer(fmt::format("a size for dimension {}", index));
       if (!size) return size.error();
       if (lex_.peek() != '{') {
         dim.global = *size;
@@ -51,16 +52,15 @@ class TypeParser {
       }
       local = *size;
     }
-    auto axes = parse_axis_list("dimension " + std::to_string(index));
+    auto axes = parse_axis_list(fmt::format("dimension {}", index));
     if (!axes) return axes.error();
     dim.axes = std::move(*axes);
-    auto global = lex_.positive_integer("the global size of dimension " + std::to_string(index));
+    auto global = lex_.positive_integer(fmt::format("the global size of dimension {}", index));
     if (!global) return global.error();
     dim.global = *global;
     if (local && *local != local_size(dim))
-      return parse_error(at, "local size " + std::to_string(*local) + " of dimension " + std::to_string(index) +
-                                 " contradicts ceil(" + std::to_string(dim.global) + " / " +
-                                 std::to_string(tile_count(dim)) + ") = " + std::to_string(local_size(dim)));
+      return parse_error(at, fmt::format("local size {} of dimension {} contradicts ceil({} / {}) = {}", *local, index,
+                                         dim.global, tile_count(dim), local_size(dim)));
     return dim;
   }
 
@@ -84,7 +84,7 @@ class TypeParser {
     if (!name) return name.error();
     AxisRef ref{*name, 1, 1, false};
     if (lex_.accept(':')) {
-      if (auto s = lex_.expect('(', "to open the sub-axis of '" + *name + "'"); !s) return s.error();
+      if (auto s = lex_.expect('(', fmt::format("to open the sub-axis of '{}'", *name)); !s) return s.error();
       auto pre = lex_.positive_integer("the major size of the sub-axis");
       if (!pre) return pre.error();
       if (auto s = lex_.expect(')', "after the major size of the sub-axis"); !s) return s.error();
@@ -97,7 +97,7 @@ class TypeParser {
     if (auto problem = detail::axis_ref_problem(mesh_, ref)) return parse_error(at, *problem);
     for (const auto& [earlier, earlier_at] : used_)
       if (auto conflict = detail::axis_conflict(earlier, ref))
-        return parse_error(at, *conflict + " (first at column " + std::to_string(earlier_at + 1) + ")");
+        return parse_error(at, fmt::format("{} (first at column {})", *conflict, earlier_at + 1));
     used_.push_back({ref, at});
     return ref;
   }
@@ -110,7 +110,7 @@ class TypeParser {
     if (*word == "sum") type.reduce_op = ReduceOp::sum;
     else if (*word == "max") type.reduce_op = ReduceOp::max;
     else if (*word == "min") type.reduce_op = ReduceOp::min;
-    else return parse_error(at, "unknown reduction '" + *word + "' (expected sum, max or min)");
+    else return parse_error(at, fmt::format("unknown reduction '{}' (expected sum, max or min)", *word));
     const std::size_t list_at = (lex_.skip_spaces(), lex_.position());
     auto axes = parse_axis_list("the reduction");
     if (!axes) return axes.error();

@@ -3,6 +3,7 @@
 #include "redist/core/refine.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <set>
 #include <utility>
 
@@ -55,7 +56,7 @@ std::string refined_name(const Mesh& src_mesh, const AxisRef& source, const Axis
   const bool target_free = !target.sub && !taken.contains(target.name) && !src_mesh.axis_index(target.name);
   std::string name = !source.sub   ? source.name
                      : target_free ? target.name
-                                   : source.name + "_" + std::to_string(factor);
+                                   : fmt::format("{}_{}", source.name, factor);
   while (taken.contains(name)) name += "_";
   taken.insert(name);
   return name;
@@ -92,23 +93,24 @@ Result<Refinement> refine(const Mesh& src_mesh, const DistType& src, const Mesh&
   if (auto s = validate(dst, dst_mesh); !s) return invalid_error("target: " + s.error().message);
   if (auto s = same_array(src, dst); !s) return s.error();
   if (src_mesh.num_devices() != dst_mesh.num_devices())
-    return unsupported_error("the source mesh " + to_string(src_mesh) + " has " +
-                             std::to_string(src_mesh.num_devices()) + " devices and the target mesh " +
-                             to_string(dst_mesh) + " has " + std::to_string(dst_mesh.num_devices()) +
-                             ": reshards between device sets are not planned yet (docs/meshes.md)");
+    return unsupported_error(fmt::format(
+        "the source mesh {} has {} devices and the target mesh {} has {}: reshards between device sets are not "
+        "planned yet (docs/meshes.md)",
+        to_string(src_mesh), src_mesh.num_devices(), to_string(dst_mesh), dst_mesh.num_devices()));
   if (!src_mesh.compact() || !dst_mesh.compact())
-    return unsupported_error("the meshes " + to_string(src_mesh) + " and " + to_string(dst_mesh) +
-                             " are not both over devices 0.." + std::to_string(src_mesh.num_devices() - 1) +
-                             ": reshards between device sets are not planned yet (docs/meshes.md)");
+    return unsupported_error(fmt::format(
+        "the meshes {} and {} are not both over devices 0..{}: reshards between device sets are not planned yet "
+        "(docs/meshes.md)",
+        to_string(src_mesh), to_string(dst_mesh), src_mesh.num_devices() - 1));
   std::set<int64_t> cuts;
   add_cuts(src_mesh, src, cuts);
   add_cuts(dst_mesh, dst, cuts);
   for (auto it = cuts.begin(); std::next(it) != cuts.end(); ++it)
     if (*std::next(it) % *it != 0)
-      return unsupported_error("the meshes " + to_string(src_mesh) + " and " + to_string(dst_mesh) +
-                               " have no common refinement: their axes cut device positions at strides " +
-                               cut_list(cuts) + ", and " + std::to_string(*it) + " does not divide " +
-                               std::to_string(*std::next(it)));
+      return unsupported_error(fmt::format(
+          "the meshes {} and {} have no common refinement: their axes cut device positions at strides {}, and {} "
+          "does not divide {}",
+          to_string(src_mesh), to_string(dst_mesh), cut_list(cuts), *it, *std::next(it)));
   Refinement r;
   std::set<std::string> taken;
   std::vector<int64_t> bounds(cuts.rbegin(), cuts.rend());  // major first
@@ -136,8 +138,8 @@ Result<Refinement> refine(const Mesh& src_mesh, const DistType& src, const Mesh&
 std::vector<std::string> describe(const std::vector<RefinedAxis>& axes) {
   std::vector<std::string> lines;
   for (const auto& a : axes)
-    lines.push_back(a.name + ":" + std::to_string(a.size) + " = " + to_string(a.source) + " (source) = " +
-                    to_string(a.target) + " (target)");
+    lines.push_back(
+        fmt::format("{}:{} = {} (source) = {} (target)", a.name, a.size, to_string(a.source), to_string(a.target)));
   return lines;
 }
 

@@ -1,10 +1,12 @@
 #include "redist/core/result.hpp"
 
+#include <fmt/format.h>
+
 namespace redist {
 
 std::string Error::to_string() const {
   if (position == npos) return message;
-  return "at column " + std::to_string(position + 1) + ": " + message;
+  return fmt::format("at column {}: {}", position + 1, message);
 }
 
 Error parse_error(std::size_t position, std::string message) {

@@ -2,6 +2,7 @@
 
 #include "redist/proofs/anchors.hpp"
 
+#include <fmt/format.h>
 #include <sstream>
 
 namespace redist {
@@ -28,7 +29,7 @@ std::vector<std::string> fields_of(std::string_view line) {
 
 /// `error` with "line L: <what>: " in front of its message.
 Error on_line(std::size_t line, const std::string& what, Error error) {
-  error.message = "line " + std::to_string(line) + ": " + what + ": " + error.message;
+  error.message = fmt::format("line {}: {}: {}", line, what, error.message);
   return error;
 }
 
@@ -36,8 +37,7 @@ Error on_line(std::size_t line, const std::string& what, Error error) {
 Result<Anchor> parse_case(std::size_t number, std::string_view body, std::string tags) {
   const auto f = fields_of(body);
   if (f.size() != 4 && f.size() != 5)
-    return invalid_error("line " + std::to_string(number) + ": expected 4 or 5 '|'-separated fields, found " +
-                         std::to_string(f.size()));
+    return invalid_error(fmt::format("line {}: expected 4 or 5 '|'-separated fields, found {}", number, f.size()));
   auto mesh = parse_mesh(f[1]);
   if (!mesh) return on_line(number, "mesh", mesh.error());
   Mesh target_mesh = *mesh;

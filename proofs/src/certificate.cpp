@@ -2,6 +2,7 @@
 
 #include "redist/proofs/certificate.hpp"
 
+#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -37,7 +38,8 @@ Result<std::vector<CertificateEntry>> write_certificates(const std::filesystem::
                                                          const CheckReport& report) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Error{Error::Kind::runtime, "cannot create " + dir.string() + ": " + ec.message(), Error::npos};
+  if (ec)
+    return Error{Error::Kind::runtime, fmt::format("cannot create {}: {}", dir.string(), ec.message()), Error::npos};
   const std::string plan_text = to_string(plan);
   const std::pair<const char*, const PropertyResult*> properties[] = {
       {"correct", &report.correct}, {"memory", &report.memory}, {"no_peak", &report.no_peak},
@@ -48,10 +50,10 @@ Result<std::vector<CertificateEntry>> write_certificates(const std::filesystem::
     if (result->smt2.empty() || result->verdict == Verdict::unknown) continue;
     CertificateEntry e{name, std::string(name) + ".smt2", result->verdict,
                        result->verdict == Verdict::proved ? "unsat" : "sat"};
-    const std::string header = "; redist certificate: property '" + e.property + "' is " +
-                               std::string(verdict_name(e.verdict)) + "; `z3 " + e.file + "` must print " +
-                               e.expect + ".\n; The query is the negation of the property for the plan:\n" +
-                               commented(plan_text);
+    const std::string header = fmt::format(
+        "; redist certificate: property '{}' is {}; `z3 {}` must print {}.\n; The query is the negation of the "
+        "property for the plan:\n{}",
+        e.property, verdict_name(e.verdict), e.file, e.expect, commented(plan_text));
     if (auto ok = write_file(dir / e.file, header + result->smt2); !ok) return ok.error();
     files.push_back({{"property", e.property}, {"file", e.file}, {"verdict", verdict_name(e.verdict)},
                      {"expect", e.expect}});

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 
@@ -51,13 +52,13 @@ class LineReader {
     if (value.empty()) return error(value_at, "missing value after '='");
     if (const auto dot = key.find('.'); dot != std::string_view::npos)
       return read_speed(key.substr(0, dot), key.substr(dot + 1), value, key_at, value_at);
-    if (!is_identifier(key)) return error(key_at, "'" + std::string(key) + "' is not an axis name");
+    if (!is_identifier(key)) return error(key_at, fmt::format("'{}' is not an axis name", key));
     LinkClass link_class;
     if (value == "intra") link_class = LinkClass::intra;
     else if (value == "inter") link_class = LinkClass::inter;
-    else return error(value_at, "expected 'intra' or 'inter', got '" + std::string(value) + "'");
+    else return error(value_at, fmt::format("expected 'intra' or 'inter', got '{}'", value));
     if (!model_.axis_class.emplace(std::string(key), link_class).second)
-      return error(key_at, "axis '" + std::string(key) + "' is given twice");
+      return error(key_at, fmt::format("axis '{}' is given twice", key));
     return Ok{};
   }
 
@@ -65,22 +66,21 @@ class LineReader {
   Status read_speed(std::string_view cls, std::string_view field, std::string_view value, std::size_t key_at,
                     std::size_t value_at) {
     Link* link = cls == "intra" ? &model_.intra : cls == "inter" ? &model_.inter : nullptr;
-    if (!link) return error(key_at, "unknown link class '" + std::string(cls) + "' (intra or inter)");
+    if (!link) return error(key_at, fmt::format("unknown link class '{}' (intra or inter)", cls));
     double* target = field == "bandwidth_gbps" ? &link->bandwidth_gbps
                      : field == "latency_us"   ? &link->latency_us
                                                : nullptr;
     if (!target)
-      return error(key_at + cls.size() + 1,
-                   "unknown field '" + std::string(field) + "' (bandwidth_gbps or latency_us)");
+      return error(key_at + cls.size() + 1, fmt::format("unknown field '{}' (bandwidth_gbps or latency_us)", field));
     const auto number = positive_number(value);
-    if (!number) return error(value_at, "expected a positive number, got '" + std::string(value) + "'");
+    if (!number) return error(value_at, fmt::format("expected a positive number, got '{}'", value));
     *target = *number;
     return Ok{};
   }
 
   Error error(std::size_t column, const std::string& message) const {
     return parse_error(offset_ + (column == std::string_view::npos ? 0 : column),
-                       "line " + std::to_string(line_) + ": " + message);
+                       fmt::format("line {}: {}", line_, message));
   }
 
   CostModel& model_;
@@ -115,7 +115,7 @@ Result<CostModel> parse_cost_model(std::string_view text) {
 
 Result<CostModel> read_cost_model(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Error{Error::Kind::runtime, "cannot read the cost model file '" + path + "'", Error::npos};
+  if (!in) return Error{Error::Kind::runtime, fmt::format("cannot read the cost model file '{}'", path), Error::npos};
   std::ostringstream text;
   text << in.rdbuf();
   return parse_cost_model(text.str());
@@ -124,8 +124,8 @@ Result<CostModel> read_cost_model(const std::string& path) {
 Status validate(const CostModel& model, const Mesh& mesh) {
   for (const auto& [axis, link_class] : model.axis_class)
     if (!mesh.axis_index(axis))
-      return invalid_error("the cost model names axis '" + axis + "', which the mesh " + to_string(mesh) +
-                           " does not have");
+      return invalid_error(
+          fmt::format("the cost model names axis '{}', which the mesh {} does not have", axis, to_string(mesh)));
   return Ok{};
 }
 

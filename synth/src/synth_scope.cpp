@@ -1,6 +1,7 @@
 #include "synth_scope.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace redist::synth_detail {
 
@@ -29,14 +30,12 @@ std::optional<Error> reduction_error(const Mesh& src_mesh, const DistType& src, 
   if (auto s = validate(src, src_mesh); !s) return prefixed(s.error(), "source: ");
   if (auto s = validate(dst, dst_mesh); !s) return prefixed(s.error(), "target: ");
   if (!src.reduce_axes.empty() && !dst.reduce_axes.empty() && src.reduce_op != dst.reduce_op)
-    return invalid_error("the reduction op changes from " + std::string(reduce_op_name(src.reduce_op)) + " (" +
-                         to_string(src) + ") to " + std::string(reduce_op_name(dst.reduce_op)) + " (" +
-                         to_string(dst) + ")");
+    return invalid_error(fmt::format("the reduction op changes from {} ({}) to {} ({})", reduce_op_name(src.reduce_op),
+                                     to_string(src), reduce_op_name(dst.reduce_op), to_string(dst)));
   for (const auto& r : dst.reduce_axes)
     if (std::find(src.reduce_axes.begin(), src.reduce_axes.end(), r) == src.reduce_axes.end())
-      return invalid_error("the target " + to_string(dst) + " has a pending " +
-                           std::string(reduce_op_name(dst.reduce_op)) + " over " + to_string(r) +
-                           " that the source " + to_string(src) + " does not have");
+      return invalid_error(fmt::format("the target {} has a pending {} over {} that the source {} does not have",
+                                       to_string(dst), reduce_op_name(dst.reduce_op), to_string(r), to_string(src)));
   return std::nullopt;
 }
 
@@ -45,12 +44,12 @@ Result<Problem> make_problem(const Mesh& src_mesh, const DistType& src, const Me
   if (auto s = validate(src, src_mesh); !s) return prefixed(s.error(), "source: ");
   if (auto s = validate(dst, dst_mesh); !s) return prefixed(s.error(), "target: ");
   if (!src_mesh.same_axes(dst_mesh))
-    return unsupported_error("the source mesh " + to_string(src_mesh) + " and the target mesh " +
-                             to_string(dst_mesh) + " have different axes");
+    return unsupported_error(fmt::format("the source mesh {} and the target mesh {} have different axes",
+                                         to_string(src_mesh), to_string(dst_mesh)));
   if (auto s = same_array(src, dst); !s) return s.error();
   if (!src.reduce_axes.empty() || !dst.reduce_axes.empty())
-    return unsupported_error("pending reductions (" + to_string(src.reduce_axes.empty() ? dst : src) +
-                             ") have no baseline plan (synthesize() plans them)");
+    return unsupported_error(fmt::format("pending reductions ({}) have no baseline plan (synthesize() plans them)",
+                                         to_string(src.reduce_axes.empty() ? dst : src)));
   Problem p;
   for (const auto& axis : src_mesh.axes()) p.frame.axis_sizes.push_back(axis.size);
   for (const auto& d : src.dims) p.frame.globals.push_back(d.global);
@@ -70,11 +69,11 @@ std::optional<Error> padding_error(const DistType& src, const DistType& dst, con
     DistType whole = src;
     whole.dims[d].axes.clear();
     return Error{Error::Kind::no_plan,
-                 "dim " + std::to_string(d) + " of " + to_string(src) + " -> " + to_string(dst) + " is padded (" +
-                     std::to_string(n) + " over " + std::to_string(a) + " tiles in the source, " + std::to_string(b) +
-                     " in the target) and its blocks do not nest: it moves correctly only whole on a device "
-                     "(gather, then slice), " + to_decimal(local_bytes(whole)) + " bytes per device, over the bound of " +
-                     to_decimal(bound),
+                 fmt::format("dim {} of {} -> {} is padded ({} over {} tiles in the source, {} in the target) and "
+                             "its blocks do not nest: it moves correctly only whole on a device (gather, then "
+                             "slice), {} bytes per device, over the bound of {}",
+                             d, to_string(src), to_string(dst), n, a, b, to_decimal(local_bytes(whole)),
+                             to_decimal(bound)),
                  Error::npos};
   }
   return std::nullopt;

@@ -4,6 +4,8 @@
 
 #include "redist/synth/synthesize.hpp"
 
+#include <fmt/format.h>
+
 #include "engine.hpp"
 #include "redist/synth/mesh_change.hpp"
 #include "redist/core/bigint.hpp"
@@ -42,9 +44,9 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   const BigInt least = std::max(src_bytes, dst_bytes);
   if (options.budget_bytes && BigInt(*options.budget_bytes) < least)
     return Error{Error::Kind::no_plan,
-                 "no plan within the budget of " + std::to_string(*options.budget_bytes) +
-                     " bytes per device: the source holds " + to_decimal(src_bytes) + " and the target " +
-                     to_decimal(dst_bytes) + " bytes per device",
+                 fmt::format("no plan within the budget of {} bytes per device: the source holds {} and the "
+                             "target {} bytes per device",
+                             *options.budget_bytes, to_decimal(src_bytes), to_decimal(dst_bytes)),
                  Error::npos};
   const BigInt bound = options.budget_bytes ? BigInt(*options.budget_bytes) : least;
   static const CostModel kDefaultModel = bytes_model();
@@ -72,8 +74,9 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
     if (auto e = synth_detail::padding_error(src, dst, bound)) return *e;
   if (!found->plan)
     return Error{Error::Kind::no_plan,
-                 "no plan from " + to_string(src) + " to " + to_string(dst) + " within " + to_decimal(bound) +
-                     " bytes per device was found" + (found->stopped.empty() ? "" : " (" + found->stopped + ")"),
+                 fmt::format("no plan from {} to {} within {} bytes per device was found{}", to_string(src),
+                             to_string(dst), to_decimal(bound),
+                             found->stopped.empty() ? "" : fmt::format(" ({})", found->stopped)),
                  Error::npos};
   return std::move(*found->plan);
 }

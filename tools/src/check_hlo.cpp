@@ -11,6 +11,7 @@
 #include <iterator>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "input.hpp"
@@ -42,22 +43,20 @@ std::string lowered_text(const LoweredOp& op) {
       [](const auto& s) -> std::string {
         using T = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<T, LoweredSlice>) {
-          return "all_slice(dim=" + std::to_string(s.dim) + ", chunk=" + std::to_string(s.chunk) +
-                 (s.offsets ? ", offsets=" + ints_text(*s.offsets) : ", " + groups_text(s.group)) + ")";
+          return fmt::format("all_slice(dim={}, chunk={}, {})", s.dim, s.chunk,
+                             s.offsets ? "offsets=" + ints_text(*s.offsets) : groups_text(s.group));
         } else if constexpr (std::is_same_v<T, LoweredGather>) {
-          return "all_gather(dim=" + std::to_string(s.dim) + ", " + groups_text(s.group) + ")";
+          return fmt::format("all_gather(dim={}, {})", s.dim, groups_text(s.group));
         } else if constexpr (std::is_same_v<T, LoweredAllToAll>) {
-          return "all_to_all(split=" + std::to_string(s.split_dim) + ", concat=" + std::to_string(s.concat_dim) + ", " +
-                 groups_text(s.group) + ")";
+          return fmt::format("all_to_all(split={}, concat={}, {})", s.split_dim, s.concat_dim, groups_text(s.group));
         } else if constexpr (std::is_same_v<T, LoweredPermute>) {
           std::string p = "collective_permute(pairs=[";
           if (s.table)
             for (std::size_t i = 0; i < s.table->size(); ++i)
-              p += (i ? "," : "") + std::string("(") + std::to_string((*s.table)[i].first) + "," +
-                   std::to_string((*s.table)[i].second) + ")";
+              p += fmt::format("{}({},{})", i ? "," : "", (*s.table)[i].first, (*s.table)[i].second);
           return p + "])";
         } else if constexpr (std::is_same_v<T, LoweredReduceScatter>) {
-          return "reduce_scatter(dim=" + std::to_string(s.dim) + ", " + groups_text(s.group) + ")";
+          return fmt::format("reduce_scatter(dim={}, {})", s.dim, groups_text(s.group));
         } else {
           return "all_reduce(" + groups_text(s.group) + ")";
         }
@@ -82,7 +81,7 @@ int run_check_hlo(const std::string& path, const VerifyArgs& args, const VerifyS
   if (!text) return kExitBadInput;
   auto imported = import_hlo(*text);
   if (!imported)
-    return fail(kExitBadInput, "error in --from-hlo " + path + ": " + imported.error().message, "--from-hlo");
+    return fail(kExitBadInput, fmt::format("error in --from-hlo {}: {}", path, imported.error().message), "--from-hlo");
   CheckOptions options;
   if (settings.budget) options.budget_bytes = BigInt(*settings.budget);
   options.timeout_ms = settings.timeout_ms;

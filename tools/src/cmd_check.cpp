@@ -1,6 +1,7 @@
 // `redist check`: prove a given plan (ours, or one imported from XLA or Shardy with
 // explicit groups= and pairs=) with the Z3 checker.
 
+#include <fmt/format.h>
 #include <memory>
 
 #include "check_hlo.hpp"
@@ -28,8 +29,8 @@ int run_check(const CheckArgs& args) {
   if (!text) return kExitBadInput;
   auto plan = parse_plan(*text);
   if (!plan)
-    return fail(kExitBadInput, "error in --plan " + args.plan_file + ": " + plan.error().to_string(), "--plan",
-                plan.error().position);
+    return fail(kExitBadInput, fmt::format("error in --plan {}: {}", args.plan_file, plan.error().to_string()),
+                "--plan", plan.error().position);
   return verify_and_report(*plan, args.verify, *settings, "check (" + args.plan_file + ")");
 }
 

@@ -1,5 +1,6 @@
 // `redist emit`: the program of a plan for XLA (StableHLO or HLO text) or MPI (C++).
 
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -39,7 +40,8 @@ std::optional<Plan> read_plan(const std::string& path) {
   if (!text) return std::nullopt;
   auto plan = parse_plan(*text);
   if (!plan) {
-    fail(kExitBadInput, "error in --plan " + path + ": " + plan.error().to_string(), "--plan", plan.error().position);
+    fail(kExitBadInput, fmt::format("error in --plan {}: {}", path, plan.error().to_string()), "--plan",
+         plan.error().position);
     return std::nullopt;
   }
   return std::move(*plan);

@@ -2,6 +2,7 @@
 // shown to people: per step in words (explain_words.cpp) and, with --svg FILE, as a
 // picture of the device grid before and after each step (explain_svg.cpp).
 
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -31,8 +32,8 @@ int run_explain(const ExplainArgs& args) {
     if (!text) return kExitBadInput;
     auto parsed = parse_plan(*text);
     if (!parsed)
-      return fail(kExitBadInput, "error in --plan " + args.plan_file + ": " + parsed.error().to_string(), "--plan",
-                  parsed.error().position);
+      return fail(kExitBadInput, fmt::format("error in --plan {}: {}", args.plan_file, parsed.error().to_string()),
+                  "--plan", parsed.error().position);
     plan = std::move(*parsed);
   } else {
     if (args.mesh.empty() || args.src.empty() || args.dst.empty())

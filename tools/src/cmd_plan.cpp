@@ -2,6 +2,7 @@
 // text format, with the type after each step and a per-step memory profile as `#`
 // comments so the output reads back with parse_plan; or, with --json, one object.
 
+#include <fmt/format.h>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -50,7 +51,7 @@ std::optional<CostModel> cost_model_arg(const std::string& path, const Mesh& mes
   auto model = parse_cost_model(*text);
   const Status valid = model ? validate(*model, mesh) : Status(model.error());
   if (!valid) {
-    fail(kExitBadInput, "error in --cost-model " + path + ": " + valid.error().to_string(), "--cost-model",
+    fail(kExitBadInput, fmt::format("error in --cost-model {}: {}", path, valid.error().to_string()), "--cost-model",
          valid.error().position);
     return std::nullopt;
   }
@@ -66,7 +67,7 @@ Result<Plan> optimal(const CostModel& model, const Mesh& mesh, const DistType& s
   if (timeout_s > 0) options.timeout_s = timeout_s;
   options.progress = [](int64_t expanded, int64_t states, double best_us) {
     std::cerr << "redist: searching: " << expanded << " states expanded, " << states << " kept, best plan "
-              << (best_us < 0 ? std::string("none yet") : std::to_string(best_us) + " us") << "\n";
+              << (best_us < 0 ? std::string("none yet") : fmt::format("{:f} us", best_us)) << "\n";
   };
   auto best = optimal_plan(model, mesh, src, target_mesh, dst, options);
   if (!best) return best.error();
@@ -114,7 +115,7 @@ void print_text(const Plan& plan, const std::vector<TypedState>& states, const P
   for (std::size_t k = 0; k < f.steps.size(); ++k) {
     const StepFigures& s = f.steps[k];
     const std::string recv = s.recv_bytes_max > 0 ? "  recv " + to_decimal(s.recv_bytes_max) : "";
-    row(std::to_string(k + 1) + " " + std::string(s.op), s.local_bytes_after, recv);
+    row(fmt::format("{} {}", k + 1, s.op), s.local_bytes_after, recv);
   }
   std::cout << "# received per device: max " << to_decimal(f.recv_bytes_max) << ", total over devices "
             << to_decimal(f.recv_bytes_total) << "\n";
@@ -150,8 +151,9 @@ int run_plan(const PlanArgs& args) {
     return fail(kExitInternal, "internal error: the plan does not type-check: " +
                                    (states ? figures.error() : states.error()).to_string());
   if (budget && figures->peak_local_bytes > figures->bound_bytes)
-    return fail(kExitNoPlan, "the " + args.baseline + " plan peaks at " + to_decimal(figures->peak_local_bytes) +
-                                 " bytes per device, over the budget of " + to_decimal(figures->bound_bytes),
+    return fail(kExitNoPlan,
+                fmt::format("the {} plan peaks at {} bytes per device, over the budget of {}", args.baseline,
+                            to_decimal(figures->peak_local_bytes), to_decimal(figures->bound_bytes)),
                 "--budget");
   const auto refinement = refinement_of(*in);
   // Other axes: the plan runs on the refined mesh, priced with the model moved onto it.

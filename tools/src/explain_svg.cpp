@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <sstream>
 
 #include "explain.hpp"
@@ -135,14 +136,14 @@ std::string explain_svg(const Plan& plan, const std::vector<TypedState>& states)
   std::ostringstream body;
   int y = 10, width = 0;
   body << "<text x=\"10\" y=\"" << y + 12 << "\" font-size=\"13\" font-weight=\"bold\">"
-       << escape("redist explain: " + to_string(plan.source) + " -> " + to_string(all.back().type) + " on " +
-                 to_string(plan.mesh))
+       << escape(fmt::format("redist explain: {} -> {} on {}", to_string(plan.source), to_string(all.back().type),
+                             to_string(plan.mesh)))
        << "</text>\n";
   y += 24;
   const std::size_t rows = std::max<std::size_t>(1, plan.steps.size());
   for (std::size_t k = 0; k < rows; ++k) {
     const std::string title = plan.steps.empty() ? "no steps: the source is the target"
-                                                 : "step " + std::to_string(k + 1) + ": " + to_string(plan.steps[k]);
+                                                 : fmt::format("step {}: {}", k + 1, to_string(plan.steps[k]));
     body << "<text x=\"10\" y=\"" << y + 12 << "\" font-size=\"11\">" << escape(title) << "</text>\n";
     y += 18;
     const TypedState& before = all[k];
@@ -160,8 +161,8 @@ std::string explain_svg(const Plan& plan, const std::vector<TypedState>& states)
     width = std::max({width, x2 + std::max(w2, label2) + 10, static_cast<int>(title.size()) * 7 + 20});
     y += 12 + std::max(h1, h2) + 16;
   }
-  const std::string heading = "redist explain: " + to_string(plan.source) + " -> " + to_string(all.back().type) +
-                              " on " + to_string(plan.mesh);
+  const std::string heading = fmt::format("redist explain: {} -> {} on {}", to_string(plan.source),
+                                          to_string(all.back().type), to_string(plan.mesh));
   width = std::max(width, static_cast<int>(heading.size()) * 8 + 20);
   std::ostringstream o;
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";

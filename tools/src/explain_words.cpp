@@ -4,6 +4,7 @@
 // runs.
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 #include <set>
 #include <sstream>
@@ -65,13 +66,13 @@ std::map<std::string, Place> places(const Mesh& mesh, const DistType& t,
 std::string where(const Place& p) {
   if (p.pending) return "the pending reduction";
   if (p.dim < 0) return "replicated";
-  return "dim " + std::to_string(p.dim);
+  return fmt::format("dim {}", p.dim);
 }
 
 std::string box_text(const Box& b) {
   std::string s = "[";
   for (std::size_t i = 0; i < b.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(b[i].start) + ":" + std::to_string(b[i].start + b[i].size);
+    s += fmt::format("{}{}:{}", i ? ", " : "", b[i].start, b[i].start + b[i].size);
   return s + "]";
 }
 
@@ -94,7 +95,7 @@ bool contains(const Box& outer, const Box& inner) { return meet(outer, inner) ==
 std::string coords_text(const Mesh& mesh, int64_t device) {
   const auto c = mesh.coords_of_device(device);
   std::string s;
-  for (std::size_t a = 0; a < c.size(); ++a) s += (a ? "," : "") + mesh.axes()[a].name + "=" + std::to_string(c[a]);
+  for (std::size_t a = 0; a < c.size(); ++a) s += fmt::format("{}{}={}", a ? "," : "", mesh.axes()[a].name, c[a]);
   return s;
 }
 
@@ -113,20 +114,21 @@ std::vector<std::string> axis_moves(const Mesh& mesh, const DistType& before, co
     const Place pa = a.count(n) ? a.at(n) : Place{};
     if (pb.dim == pa.dim && pb.pending == pa.pending) {
       if (pb.dim >= 0 && pb.pos != pa.pos)
-        out.push_back(n + " stays in dim " + std::to_string(pb.dim) + " but moves from position " +
-                      std::to_string(pb.pos) + " to " + std::to_string(pa.pos) + " of its axes (a reorder)");
+        out.push_back(fmt::format("{} stays in dim {} but moves from position {} to {} of its axes (a reorder)", n,
+                                  pb.dim, pb.pos, pa.pos));
       continue;
     }
     if (pb.dim >= 0 && pa.dim >= 0) {
-      out.push_back(n + " moves from dim " + std::to_string(pb.dim) + " to dim " + std::to_string(pa.dim));
+      out.push_back(fmt::format("{} moves from dim {} to dim {}", n, pb.dim, pa.dim));
     } else if (pb.dim >= 0) {
-      out.push_back(n + " leaves dim " + std::to_string(pb.dim) + " (now " + where(pa) + "): the devices along " + n +
-                    " end up holding the same part of that dim");
+      out.push_back(fmt::format(
+          "{0} leaves dim {1} (now {2}): the devices along {0} end up holding the same part of that dim", n, pb.dim,
+          where(pa)));
     } else if (pa.dim >= 0) {
-      out.push_back(n + " enters dim " + std::to_string(pa.dim) + " (was " + where(pb) + "): the devices along " + n +
-                    " split that dim between them");
+      out.push_back(fmt::format("{0} enters dim {1} (was {2}): the devices along {0} split that dim between them", n,
+                                pa.dim, where(pb)));
     } else {
-      out.push_back(n + " goes from " + where(pb) + " to " + where(pa));
+      out.push_back(fmt::format("{} goes from {} to {}", n, where(pb), where(pa)));
     }
   }
   return out;
@@ -194,8 +196,8 @@ std::string explain_words(const Plan& plan, const std::vector<TypedState>& state
         const Box pb = shard_box(before.mesh, before.type, before.mesh.coords_of_device(p));
         const Box pa = shard_box(after.mesh, after.type, after.mesh.coords_of_device(p));
         const Box out = meet(b, pa), in = meet(pb, a);
-        if (!empty(out) && !contains(pb, out)) sends.push_back(box_text(out) + " to " + std::to_string(p));
-        if (!empty(in) && !contains(b, in)) recvs.push_back(box_text(in) + " from " + std::to_string(p));
+        if (!empty(out) && !contains(pb, out)) sends.push_back(fmt::format("{} to {}", box_text(out), p));
+        if (!empty(in) && !contains(b, in)) recvs.push_back(fmt::format("{} from {}", box_text(in), p));
       }
       if (std::holds_alternative<CollectivePermute>(step.op)) {  // a permute moves whole buffers
         sends.clear();
@@ -203,10 +205,10 @@ std::string explain_words(const Plan& plan, const std::vector<TypedState>& state
         const DevicePairs pairs = step.pairs ? *step.pairs : permute_pairs(before, after);
         for (const auto& [s, t] : pairs) {
           if (s == t) continue;
-          if (s == d) sends.push_back(box_text(b) + " to " + std::to_string(t));
+          if (s == d) sends.push_back(fmt::format("{} to {}", box_text(b), t));
           if (t == d)
-            recvs.push_back(box_text(shard_box(before.mesh, before.type, before.mesh.coords_of_device(s))) + " from " +
-                            std::to_string(s));
+            recvs.push_back(fmt::format(
+                "{} from {}", box_text(shard_box(before.mesh, before.type, before.mesh.coords_of_device(s))), s));
         }
       }
       if (!sends.empty()) {

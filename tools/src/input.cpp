@@ -1,6 +1,7 @@
 #include "input.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <iostream>
 
 #include "notation_io.hpp"
@@ -8,7 +9,7 @@
 namespace redist::cli {
 
 void report_error(const std::string& what, const std::string& text, const Error& error) {
-  fail(kExitBadInput, "error in " + what + " " + error.to_string(), what, error.position);
+  fail(kExitBadInput, fmt::format("error in {} {}", what, error.to_string()), what, error.position);
   if (error.position != Error::npos && error.position <= text.size())
     std::cerr << "  " << text << "\n  " << std::string(error.position, ' ') << "^\n";
 }
@@ -47,8 +48,8 @@ std::size_t reduction_column(const std::string& text, const DistType& type, cons
 bool reductions_fit(const DistType& src, const DistType& dst, const std::string& dst_text) {
   if (!src.reduce_axes.empty() && !dst.reduce_axes.empty() && src.reduce_op != dst.reduce_op) {
     report_error("DST", dst_text,
-                 invalid_error("the reduction op changes from " + std::string(reduce_op_name(src.reduce_op)) +
-                                   " to " + std::string(reduce_op_name(dst.reduce_op)),
+                 invalid_error(fmt::format("the reduction op changes from {} to {}", reduce_op_name(src.reduce_op),
+                                           reduce_op_name(dst.reduce_op)),
                                reduction_column(dst_text, dst, nullptr)));
     return false;
   }
@@ -58,8 +59,8 @@ bool reductions_fit(const DistType& src, const DistType& dst, const std::string&
     });
     if (had) continue;
     report_error("DST", dst_text,
-                 invalid_error("the target adds a pending " + std::string(reduce_op_name(dst.reduce_op)) + " over " +
-                                   to_string(r) + " that the source does not have",
+                 invalid_error(fmt::format("the target adds a pending {} over {} that the source does not have",
+                                           reduce_op_name(dst.reduce_op), to_string(r)),
                                reduction_column(dst_text, dst, &r)));
     return false;
   }

@@ -1,5 +1,6 @@
 // The `redist` command: synthesize, prove and emit array redistributions.
 
+#include <fmt/format.h>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     // Usage errors are bad input (exit 2), in JSON too when --json was given.
     begin_from_argv(argc, argv);
-    return redist::cli::fail(redist::cli::kExitBadInput, std::string(e.what()) + "; run 'redist --help' for usage");
+    return redist::cli::fail(redist::cli::kExitBadInput, fmt::format("{}; run 'redist --help' for usage", e.what()));
   }
   return exit_code;
 }

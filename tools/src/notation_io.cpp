@@ -2,6 +2,7 @@
 
 #include "notation_io.hpp"
 
+#include <fmt/format.h>
 #include <iostream>
 
 #include "redist/core/notation/notation.hpp"
@@ -156,7 +157,7 @@ void print_plan_in_notation(const Plan& plan, std::ostream& out) {
     const auto& s = (*states)[i];
     if (!(s.mesh == *last)) out << tag << "mesh " << notation::write_mesh(to, s.mesh) << "\n";
     last = &s.mesh;
-    line("after step " + std::to_string(i + 1), s.mesh, s.type);
+    line(fmt::format("after step {}", i + 1), s.mesh, s.type);
   }
 }
 

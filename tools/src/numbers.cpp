@@ -3,6 +3,7 @@
 #include "input.hpp"
 
 #include <array>
+#include <fmt/format.h>
 #include <string>
 #include <utility>
 
@@ -60,8 +61,8 @@ Result<uint64_t> parse_byte_count(std::string_view text) {
     if (value > UINT64_MAX / u.factor) return parse_error(0, "the byte count does not fit 64 bits");
     return value * u.factor;
   }
-  return parse_error(length, "expected a unit B, KB, MB, GB, TB, KiB, MiB, GiB or TiB after the number, got '" +
-                                 std::string(unit) + "'");
+  return parse_error(
+      length, fmt::format("expected a unit B, KB, MB, GB, TB, KiB, MiB, GiB or TiB after the number, got '{}'", unit));
 }
 
 Result<uint64_t> parse_whole_number(std::string_view text, uint64_t min, uint64_t max) {
@@ -70,7 +71,7 @@ Result<uint64_t> parse_whole_number(std::string_view text, uint64_t min, uint64_
   const auto [value, length] = *digits;
   if (length < text.size()) return parse_error(length, "expected only decimal digits");
   if (value < min || value > max)
-    return parse_error(0, "expected a number from " + std::to_string(min) + " to " + std::to_string(max));
+    return parse_error(0, fmt::format("expected a number from {} to {}", min, max));
   return value;
 }
 

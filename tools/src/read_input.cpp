@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <system_error>
@@ -25,10 +26,10 @@ std::string read_capped(std::istream& in) {
 /// The error about `text` read from `path`, or an empty string when it is acceptable.
 std::string check_text(const std::string& text, const std::string& path) {
   if (text.size() > kMaxInputBytes)
-    return path + " is larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB";
+    return fmt::format("{} is larger than {} MiB", path, kMaxInputBytes >> 20);
   if (text.empty()) return path + " is empty";
   if (const auto nul = text.find('\0'); nul != std::string::npos)
-    return path + " is not a text file (a NUL byte at offset " + std::to_string(nul) + ")";
+    return fmt::format("{} is not a text file (a NUL byte at offset {})", path, nul);
   return {};
 }
 
@@ -47,30 +48,29 @@ std::optional<std::string> read_text_input(const std::string& path, const std::s
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (ec) {
-      fail(kExitBadInput, "cannot read " + argument + " " + name + ": " + ec.message(), argument);
+      fail(kExitBadInput, fmt::format("cannot read {} {}: {}", argument, name, ec.message()), argument);
       return std::nullopt;
     }
     if (std::filesystem::is_directory(status)) {
-      fail(kExitBadInput, argument + " " + name + " is a directory, not a file", argument);
+      fail(kExitBadInput, fmt::format("{} {} is a directory, not a file", argument, name), argument);
       return std::nullopt;
     }
     if (!std::filesystem::is_regular_file(status)) {
-      fail(kExitBadInput, argument + " " + name + " is not a regular file", argument);
+      fail(kExitBadInput, fmt::format("{} {} is not a regular file", argument, name), argument);
       return std::nullopt;
     }
     if (std::filesystem::file_size(path, ec) > kMaxInputBytes && !ec) {
-      fail(kExitBadInput, argument + " " + name + " is larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB",
-           argument);
+      fail(kExitBadInput, fmt::format("{} {} is larger than {} MiB", argument, name, kMaxInputBytes >> 20), argument);
       return std::nullopt;
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-      fail(kExitBadInput, "cannot read " + argument + " " + name + ": " + std::strerror(errno), argument);
+      fail(kExitBadInput, fmt::format("cannot read {} {}: {}", argument, name, std::strerror(errno)), argument);
       return std::nullopt;
     }
     text = read_capped(in);
     if (in.bad()) {
-      fail(kExitBadInput, "cannot read " + argument + " " + name, argument);
+      fail(kExitBadInput, fmt::format("cannot read {} {}", argument, name), argument);
       return std::nullopt;
     }
   }

@@ -3,6 +3,7 @@
 #include "import_eval.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <set>
 
 #include "import_sharding.hpp"
@@ -18,7 +19,7 @@ std::vector<int64_t> row_major_strides(const std::vector<int64_t>& dims) {
 namespace {
 
 Error fail(const Instruction& ins, const std::string& why) {
-  return invalid_error("%" + ins.name + " (line " + std::to_string(ins.line) + "): " + why);
+  return invalid_error(fmt::format("%{} (line {}): {}", ins.name, ins.line, why));
 }
 
 /// Calls f(multi_index, flat_row_major) for every element of `dims`.
@@ -153,9 +154,10 @@ class Runner {
     int64_t elements = ins.shape.elements();
     for (const auto& t : ins.shape.tuple) elements += t.elements();
     if (elements > kMaxElements / n_)
-      return Error{Error::Kind::unsupported, "%" + ins.name + " (line " + std::to_string(ins.line) +
-                                                 "): too large for the importer's concrete run (at most " +
-                                                 std::to_string(kMaxElements) + " elements over all devices)"};
+      return Error{Error::Kind::unsupported,
+                   fmt::format("%{} (line {}): too large for the importer's concrete run (at most {} elements over "
+                               "all devices)",
+                               ins.name, ins.line, kMaxElements)};
     if (op == "parameter") {
       const auto k = integers_in(ins.literal);
       if (k.size() != 1 || k[0] < 0 || k[0] >= static_cast<int64_t>(args.size()))
@@ -202,7 +204,7 @@ class Runner {
     const std::string& op = ins.opcode;
     const Shape& shape = ins.shape;
     auto need = [&](std::size_t k) -> Status {
-      if (ops.size() != k) return fail(ins, "expects " + std::to_string(k) + " operands, has " + std::to_string(ops.size()));
+      if (ops.size() != k) return fail(ins, fmt::format("expects {} operands, has {}", k, ops.size()));
       for (const auto* o : ops)
         if (o->shape.is_tuple) return fail(ins, "a tuple operand is not supported here");
       return Ok{};
@@ -220,8 +222,9 @@ class Runner {
       } else if (values.size() == 1) {
         std::fill(v.data.begin(), v.data.end(), values[0]);
       } else {
-        return fail(ins, "a constant whose literal does not have " + std::to_string(shape.elements()) +
-                             " integers (floating-point constants are not data movement)");
+        return fail(ins, fmt::format("a constant whose literal does not have {} integers (floating-point constants "
+                                     "are not data movement)",
+                                     shape.elements()));
       }
       return v;
     }
@@ -249,7 +252,7 @@ class Runner {
         for (std::size_t k = 0; k < ops.size(); ++k) {
           const auto& data = ops[k]->data;
           if (data.size() != 1 && static_cast<int64_t>(data.size()) != shape.elements())
-            return fail(ins, "operand " + std::to_string(k) + " does not have the result's shape");
+            return fail(ins, fmt::format("operand {} does not have the result's shape", k));
           a[k] = data.size() == 1 ? data[0] : data[i];
         }
         bool ok = true;
@@ -494,7 +497,7 @@ class Runner {
       }
       if (static_cast<int64_t>(ops.size()) != size || !ins.shape.is_tuple ||
           static_cast<int64_t>(ins.shape.tuple.size()) != size)
-        return fail(ins, "a tuple all-to-all needs one operand per group member (" + std::to_string(size) + ")");
+        return fail(ins, fmt::format("a tuple all-to-all needs one operand per group member ({})", size));
       for (int64_t i = 0; i < size; ++i) {
         Value v;
         v.shape = ins.shape;

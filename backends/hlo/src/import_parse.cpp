@@ -8,6 +8,7 @@
 #include "import_parse.hpp"
 
 #include <cctype>
+#include <fmt/format.h>
 #include <string>
 
 namespace redist::hlo_import {
@@ -51,7 +52,9 @@ std::size_t match_close(std::string_view s, std::size_t open) {
   return std::string_view::npos;
 }
 
-Error at_line(int line, const std::string& why) { return parse_error(Error::npos, "line " + std::to_string(line) + ": " + why); }
+Error at_line(int line, const std::string& why) {
+  return parse_error(Error::npos, fmt::format("line {}: {}", line, why));
+}
 
 std::string strip_percent(std::string s) {
   s = trim(s);

@@ -12,6 +12,7 @@
 #include "redist/backends/hlo/import.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 #include <numeric>
 #include <unordered_map>
@@ -30,7 +31,7 @@ using hlo_import::row_major_strides;
 using hlo_import::Values;
 
 Error cannot_place(const Instruction& ins, const std::string& why) {
-  return invalid_error("cannot place %" + ins.name + " (line " + std::to_string(ins.line) + "): " + why);
+  return invalid_error(fmt::format("cannot place %{} (line {}): {}", ins.name, ins.line, why));
 }
 
 /// A state: every device's buffer of one local shape (tags of source elements).
@@ -238,15 +239,15 @@ class Importer {
     std::vector<RawStep> out;
     if (same(from, to)) return out;
     if (to.dims.size() != from.dims.size())
-      return cannot_place(ins, "it changes the buffer's rank from " + std::to_string(from.dims.size()) + " to " +
-                                   std::to_string(to.dims.size()) + " outside a collective");
+      return cannot_place(ins, fmt::format("it changes the buffer's rank from {} to {} outside a collective",
+                                           from.dims.size(), to.dims.size()));
     std::vector<std::vector<int64_t>> starts;
     for (int64_t d = 0; d < n_; ++d) {
       auto start = find_window(from.dims, from.data[d], to.dims, to.data[d]);
       if (!start)
-        return cannot_place(ins, "on device " + std::to_string(d) +
-                                     " the buffer it leaves is not a slice of the buffer before it (a local "
-                                     "reordering or a computation, not one collective step)");
+        return cannot_place(ins, fmt::format("on device {} the buffer it leaves is not a slice of the buffer before "
+                                             "it (a local reordering or a computation, not one collective step)",
+                                             d));
       starts.push_back(*start);
     }
     State cur = from;
@@ -407,7 +408,8 @@ class Importer {
         std::vector<bool> targeted(n_);
         for (const auto& [s, t] : *pairs) targeted[t] = true;
         for (int64_t d = 0; d < n_; ++d)
-          if (!targeted[d]) return cannot_place(ins, "device " + std::to_string(d) + " receives nothing (XLA fills it with zeros)");
+          if (!targeted[d])
+            return cannot_place(ins, fmt::format("device {} receives nothing (XLA fills it with zeros)", d));
         std::sort(pairs->begin(), pairs->end(), [](auto& a, auto& b) { return a.second < b.second; });
         LoweredPermute p;
         p.table = std::move(*pairs);

@@ -3,6 +3,7 @@
 #include "import_sharding.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 #include <numeric>
 #include <set>
@@ -60,8 +61,7 @@ Result<std::pair<std::vector<int64_t>, std::vector<int64_t>>> parse_iota(std::st
   const auto t = text.find("T(", close);
   if (t != std::string_view::npos) perm = integers_in(text.substr(t + 2, text.find(')', t) - t - 2));
   if (product(dims) != n || std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d < 1; }))
-    return invalid_error("iota dims [" + std::string(text.substr(1, close - 1)) + "] do not multiply to " +
-                         std::to_string(n) + " devices");
+    return invalid_error(fmt::format("iota dims [{}] do not multiply to {} devices", text.substr(1, close - 1), n));
   std::vector<int64_t> sorted = perm;
   std::sort(sorted.begin(), sorted.end());
   for (std::size_t i = 0; i < sorted.size(); ++i)
@@ -88,8 +88,7 @@ Result<DeviceGroups> mesh_groups(std::string_view mesh_text, const std::vector<i
   const int64_t n = product(sizes);
   if (n < 0) return invalid_error("the mesh " + std::string(mesh_text) + " has too many devices");
   if (n != static_cast<int64_t>(devices.size()))
-    return invalid_error("the mesh has " + std::to_string(n) + " devices, the device list " +
-                         std::to_string(devices.size()));
+    return invalid_error(fmt::format("the mesh has {} devices, the device list {}", n, devices.size()));
   struct Factor {
     std::size_t axis;
     int64_t stride, size;
@@ -145,12 +144,13 @@ Status check_partition(const DeviceGroups& groups, int64_t n) {
   for (const auto& g : groups) {
     if (g.size() != groups.front().size()) return invalid_error("replica groups of different sizes");
     for (auto d : g) {
-      if (d < 0 || d >= n || seen[d]) return invalid_error("device " + std::to_string(d) + " is out of range or in two groups");
+      if (d < 0 || d >= n || seen[d])
+        return invalid_error(fmt::format("device {} is out of range or in two groups", d));
       seen[d] = true;
       ++count;
     }
   }
-  if (count != n) return invalid_error("the replica groups do not cover all " + std::to_string(n) + " devices");
+  if (count != n) return invalid_error(fmt::format("the replica groups do not cover all {} devices", n));
   return Ok{};
 }
 
@@ -194,7 +194,7 @@ Result<DeviceGroups> parse_replica_groups(std::string_view text, std::string_vie
     auto iota = parse_iota(text.substr(le + 2), n);
     if (!iota) return iota.error();
     if (shape.size() != 2 || shape[0] * shape[1] != n)
-      return invalid_error("replica_groups=" + std::string(text) + " is not [groups,size] over " + std::to_string(n) + " devices");
+      return invalid_error(fmt::format("replica_groups={} is not [groups,size] over {} devices", text, n));
     const auto list = iota_list(iota->first, iota->second);
     for (int64_t g = 0; g < shape[0]; ++g)
       groups.emplace_back(list.begin() + g * shape[1], list.begin() + (g + 1) * shape[1]);
@@ -219,7 +219,7 @@ Result<DevicePairs> parse_pairs(std::string_view text, int64_t n) {
   for (const auto& p : split_top_level(text.substr(1, text.size() - 2))) {
     const auto v = integers_in(p);
     if (v.size() != 2 || v[0] < 0 || v[1] < 0 || v[0] >= n || v[1] >= n)
-      return invalid_error("source_target_pairs: '" + p + "' is not a pair of devices below " + std::to_string(n));
+      return invalid_error(fmt::format("source_target_pairs: '{}' is not a pair of devices below {}", p, n));
     if (!sources.insert(v[0]).second || !targets.insert(v[1]).second)
       return invalid_error("source_target_pairs: device repeated in '" + p + "'");
     pairs.push_back({v[0], v[1]});
@@ -246,9 +246,8 @@ Result<Sharding> parse_sharding(std::string_view text, std::size_t rank, int64_t
   auto tiles = integers_in(std::string_view(t).substr(d + 9, close - d - 9));
   const bool replicate = t.find("last_tile_dim_replicate") != std::string::npos;
   if (tiles.size() != rank + (replicate ? 1 : 0))
-    return invalid_error("sharding " + t + " has " + std::to_string(tiles.size()) + " tile dims for an array of rank " +
-                         std::to_string(rank));
-  if (product(tiles) != n) return invalid_error("sharding " + t + " does not tile " + std::to_string(n) + " devices");
+    return invalid_error(fmt::format("sharding {} has {} tile dims for an array of rank {}", t, tiles.size(), rank));
+  if (product(tiles) != n) return invalid_error(fmt::format("sharding {} does not tile {} devices", t, n));
   if (replicate) {
     s.replicated = tiles.back();
     tiles.pop_back();

@@ -1,5 +1,6 @@
 // Classic HLO text spelling of a Program.
 
+#include <fmt/format.h>
 #include <set>
 #include <utility>
 #include <variant>
@@ -10,10 +11,10 @@ namespace redist::hlo::detail {
 namespace {
 
 std::string shape(const TensorType& type) {
-  return std::string(elem_name(type.elem)) + "[" + join_ints(type.shape, ",") + "]";
+  return fmt::format("{}[{}]", elem_name(type.elem), join_ints(type.shape, ","));
 }
 
-std::string name(ValueId v) { return v == kParameter ? "param" : "v" + std::to_string(v); }
+std::string name(ValueId v) { return v == kParameter ? "param" : fmt::format("v{}", v); }
 
 std::string braces(const std::vector<int64_t>& values) { return "{" + join_ints(values, ",") + "}"; }
 
@@ -21,7 +22,7 @@ std::string groups_attr(const Groups& groups) {
   return "replica_groups={" + join(groups, ",", braces) + "}";
 }
 
-std::string channel_attr(int64_t channel) { return "channel_id=" + std::to_string(channel); }
+std::string channel_attr(int64_t channel) { return fmt::format("channel_id={}", channel); }
 
 std::string reducer_opcode(ReduceOp op, ElemType elem) {
   if (elem == ElemType::pred) return op == ReduceOp::min ? "and" : "or";
@@ -35,13 +36,14 @@ std::string reducer_opcode(ReduceOp op, ElemType elem) {
 
 /// Name of the reduction computation of `op` over `elem`, e.g. "sum.f32".
 std::string reducer_name(ReduceOp op, ElemType elem) {
-  return std::string(reduce_op_name(op)) + "." + std::string(elem_name(elem));
+  return fmt::format("{}.{}", reduce_op_name(op), elem_name(elem));
 }
 
 std::string reducer_computation(ReduceOp op, ElemType elem) {
   const std::string s = shape(TensorType{elem, {}});
-  return reducer_name(op, elem) + " {\n  lhs = " + s + " parameter(0)\n  rhs = " + s + " parameter(1)\n  ROOT out = " +
-         s + " " + reducer_opcode(op, elem) + "(lhs, rhs)\n}\n\n";
+  return fmt::format("{0} {{\n  lhs = {1} parameter(0)\n  rhs = {1} parameter(1)\n  ROOT out = {1} {2}(lhs, rhs)\n"
+                     "}}\n\n",
+                     reducer_name(op, elem), s, reducer_opcode(op, elem));
 }
 
 struct Spell {
@@ -57,7 +59,7 @@ struct Spell {
   std::string operator()(const Reshape&) const { return call("reshape"); }
   std::string operator()(const Transpose& t) const { return call("transpose") + ", dimensions=" + braces(t.permutation); }
   std::string operator()(const Concatenate& c) const {
-    return call("concatenate") + ", dimensions={" + std::to_string(c.dim) + "}";
+    return fmt::format("{}, dimensions={{{}}}", call("concatenate"), c.dim);
   }
   std::string operator()(const Constant& c) const {
     return instr.type.shape.empty() ? "constant(" + join_ints(c.values) + ")" : "constant({" + join_ints(c.values) + "})";
@@ -68,24 +70,23 @@ struct Spell {
     return call("dynamic-slice") + ", dynamic_slice_sizes=" + braces(instr.type.shape);
   }
   std::string operator()(const Pad& p) const {
-    return call("pad") + ", padding=" + join(p.high, "x", [](int64_t h) { return "0_" + std::to_string(h); });
+    return call("pad") + ", padding=" + join(p.high, "x", [](int64_t h) { return fmt::format("0_{}", h); });
   }
   std::string operator()(const AllGather& g) const {
-    return call("all-gather") + ", " + channel_attr(g.channel) + ", " + groups_attr(g.groups) + ", dimensions={" +
-           std::to_string(g.dim) + "}, use_global_device_ids=true";
+    return fmt::format("{}, {}, {}, dimensions={{{}}}, use_global_device_ids=true", call("all-gather"),
+                       channel_attr(g.channel), groups_attr(g.groups), g.dim);
   }
   std::string operator()(const AllToAll& a) const {
-    return call("all-to-all") + ", " + channel_attr(a.channel) + ", " + groups_attr(a.groups) + ", dimensions={" +
-           std::to_string(a.dim) + "}";
+    return fmt::format("{}, {}, {}, dimensions={{{}}}", call("all-to-all"), channel_attr(a.channel),
+                       groups_attr(a.groups), a.dim);
   }
   std::string operator()(const CollectivePermute& p) const {
     return call("collective-permute") + ", " + channel_attr(p.channel) + ", source_target_pairs={" +
            join(p.pairs, ",", [](const auto& st) { return braces({st.first, st.second}); }) + "}";
   }
   std::string operator()(const ReduceScatter& r) const {
-    return call("reduce-scatter") + ", " + channel_attr(r.channel) + ", " + groups_attr(r.groups) +
-           ", dimensions={" + std::to_string(r.dim) + "}, use_global_device_ids=true, to_apply=" +
-           reducer_name(r.reducer, instr.type.elem);
+    return fmt::format("{}, {}, {}, dimensions={{{}}}, use_global_device_ids=true, to_apply={}", call("reduce-scatter"),
+                       channel_attr(r.channel), groups_attr(r.groups), r.dim, reducer_name(r.reducer, instr.type.elem));
   }
   std::string operator()(const AllReduce& r) const {
     return call("all-reduce") + ", " + channel_attr(r.channel) + ", " + groups_attr(r.groups) +
@@ -106,15 +107,15 @@ std::set<std::pair<ReduceOp, ElemType>> reducers(const Program& program) {
 }  // namespace
 
 std::string print_hlo(const Program& program) {
-  std::string out = "HloModule redist, replica_count=1, num_partitions=" + std::to_string(program.num_partitions) +
-                    "\n\n";
+  std::string out = fmt::format("HloModule redist, replica_count=1, num_partitions={}\n\n", program.num_partitions);
   for (const auto& [op, elem] : reducers(program)) out += reducer_computation(op, elem);
-  out += "ENTRY main {\n  param = " + shape(program.param) + " parameter(0), sharding=" + program.param_sharding + "\n";
+  out += fmt::format("ENTRY main {{\n  param = {} parameter(0), sharding={}\n", shape(program.param),
+                     program.param_sharding);
   for (std::size_t i = 0; i < program.instrs.size(); ++i) {
     const Instruction& instr = program.instrs[i];
     const bool root = static_cast<ValueId>(i) == program.result;
-    out += std::string(root ? "  ROOT " : "  ") + name(static_cast<ValueId>(i)) + " = " + shape(instr.type) + " " +
-           std::visit(Spell{instr}, instr.op);
+    out += fmt::format("{}{} = {} {}", root ? "  ROOT " : "  ", name(static_cast<ValueId>(i)), shape(instr.type),
+                       std::visit(Spell{instr}, instr.op));
     if (instr.manual && !std::holds_alternative<CustomCall>(instr.op)) out += ", sharding={manual}";
     out += "\n";
   }

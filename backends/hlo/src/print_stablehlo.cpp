@@ -1,5 +1,6 @@
 // StableHLO (MLIR) spelling of a Program, as JAX writes shard_map lowerings.
 
+#include <fmt/format.h>
 #include <variant>
 
 #include "printers.hpp"
@@ -24,20 +25,20 @@ std::string mlir_elem(ElemType elem) {
 
 std::string tensor(const TensorType& type) {
   std::string out = "tensor<";
-  for (int64_t d : type.shape) out += std::to_string(d) + "x";
+  for (int64_t d : type.shape) out += fmt::format("{}x", d);
   return out + mlir_elem(type.elem) + ">";
 }
 
-std::string name(ValueId v) { return v == kParameter ? "%arg0" : "%v" + std::to_string(v); }
+std::string name(ValueId v) { return v == kParameter ? "%arg0" : fmt::format("%v{}", v); }
 
 std::string groups_attr(const Groups& groups) {
   const std::size_t size = groups.empty() ? 0 : groups.front().size();
-  return "replica_groups = dense<[" + join(groups, ", ", [](const auto& g) { return "[" + join_ints(g) + "]"; }) +
-         "]> : tensor<" + std::to_string(groups.size()) + "x" + std::to_string(size) + "xi64>";
+  return fmt::format("replica_groups = dense<[{}]> : tensor<{}x{}xi64>",
+                     join(groups, ", ", [](const auto& g) { return "[" + join_ints(g) + "]"; }), groups.size(), size);
 }
 
 std::string channel_attr(int64_t channel) {
-  return "channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(channel) + ", type = 1>";
+  return fmt::format("channel_handle = #stablehlo.channel_handle<handle = {}, type = 1>", channel);
 }
 
 std::string reducer_op(ReduceOp op, ElemType elem) {
@@ -53,8 +54,9 @@ std::string reducer_op(ReduceOp op, ElemType elem) {
 /// The reduction region of an all-reduce or reduce-scatter.
 std::string region(ReduceOp op, ElemType elem) {
   const std::string s = tensor(TensorType{elem, {}});
-  return " ({\n    ^bb0(%lhs: " + s + ", %rhs: " + s + "):\n      %out = " + reducer_op(op, elem) +
-         " %lhs, %rhs : " + s + "\n      stablehlo.return %out : " + s + "\n    })";
+  return fmt::format(" ({{\n    ^bb0(%lhs: {0}, %rhs: {0}):\n      %out = {1} %lhs, %rhs : {0}\n"
+                     "      stablehlo.return %out : {0}\n    }})",
+                     s, reducer_op(op, elem));
 }
 
 struct Spell {
@@ -82,8 +84,7 @@ struct Spell {
     return "stablehlo.transpose " + operand(0) + ", dims = [" + join_ints(t.permutation) + "]" + signature();
   }
   std::string operator()(const Concatenate& c) const {
-    return "stablehlo.concatenate " + join(instr.operands, ", ", name) + ", dim = " + std::to_string(c.dim) +
-           signature();
+    return fmt::format("stablehlo.concatenate {}, dim = {}{}", join(instr.operands, ", ", name), c.dim, signature());
   }
   std::string operator()(const Constant& c) const {
     const std::string values = instr.type.shape.empty() ? join_ints(c.values) : "[" + join_ints(c.values) + "]";
@@ -101,26 +102,26 @@ struct Spell {
            join_ints(p.high) + "], interior = [" + join_ints(none) + "]" + signature();
   }
   std::string operator()(const AllGather& g) const {
-    return generic("all_gather", "all_gather_dim = " + std::to_string(g.dim) + " : i64, " + channel_attr(g.channel) +
-                                     ", " + groups_attr(g.groups) + ", use_global_device_ids");
+    return generic("all_gather", fmt::format("all_gather_dim = {} : i64, {}, {}, use_global_device_ids", g.dim,
+                                             channel_attr(g.channel), groups_attr(g.groups)));
   }
   std::string operator()(const AllToAll& a) const {
-    const std::string dim = std::to_string(a.dim) + " : i64";
-    return generic("all_to_all", channel_attr(a.channel) + ", concat_dimension = " + dim + ", " +
-                                     groups_attr(a.groups) + ", split_count = " +
-                                     std::to_string(a.groups.front().size()) + " : i64, split_dimension = " + dim);
+    return generic("all_to_all",
+                   fmt::format("{0}, concat_dimension = {1} : i64, {2}, split_count = {3} : i64, "
+                               "split_dimension = {1} : i64",
+                               channel_attr(a.channel), a.dim, groups_attr(a.groups), a.groups.front().size()));
   }
   std::string operator()(const CollectivePermute& p) const {
     const std::string pairs = join(p.pairs, ", ", [](const auto& st) {
-      return "[" + std::to_string(st.first) + ", " + std::to_string(st.second) + "]";
+      return fmt::format("[{}, {}]", st.first, st.second);
     });
-    return generic("collective_permute", channel_attr(p.channel) + ", source_target_pairs = dense<[" + pairs +
-                                             "]> : tensor<" + std::to_string(p.pairs.size()) + "x2xi64>");
+    return generic("collective_permute", fmt::format("{}, source_target_pairs = dense<[{}]> : tensor<{}x2xi64>",
+                                                     channel_attr(p.channel), pairs, p.pairs.size()));
   }
   std::string operator()(const ReduceScatter& r) const {
     return generic("reduce_scatter",
-                   channel_attr(r.channel) + ", " + groups_attr(r.groups) +
-                       ", scatter_dimension = " + std::to_string(r.dim) + " : i64, use_global_device_ids",
+                   fmt::format("{}, {}, scatter_dimension = {} : i64, use_global_device_ids", channel_attr(r.channel),
+                               groups_attr(r.groups), r.dim),
                    region(r.reducer, instr.type.elem));
   }
   std::string operator()(const AllReduce& r) const {
@@ -132,16 +133,17 @@ struct Spell {
 }  // namespace
 
 std::string print_stablehlo(const Program& program) {
-  std::string out = "module @redist attributes {mhlo.num_partitions = " + std::to_string(program.num_partitions) +
-                    " : i32, mhlo.num_replicas = 1 : i32} {\n";
-  out += "  func.func public @main(%arg0: " + tensor(program.param) + " {mhlo.sharding = \"" +
-         program.param_sharding + "\"}) -> (" + tensor(program.result_type) + " {mhlo.sharding = \"" +
-         program.result_sharding + "\"}) {\n";
+  std::string out = fmt::format(
+      "module @redist attributes {{mhlo.num_partitions = {} : i32, mhlo.num_replicas = 1 : i32}} {{\n",
+      program.num_partitions);
+  out += fmt::format(
+      "  func.func public @main(%arg0: {} {{mhlo.sharding = \"{}\"}}) -> ({} {{mhlo.sharding = \"{}\"}}) {{\n",
+      tensor(program.param), program.param_sharding, tensor(program.result_type), program.result_sharding);
   for (std::size_t i = 0; i < program.instrs.size(); ++i) {
     const Instruction& instr = program.instrs[i];
     out += "    " + name(static_cast<ValueId>(i)) + " = " + std::visit(Spell{program, instr}, instr.op) + "\n";
   }
-  out += "    return " + name(program.result) + " : " + tensor(program.result_type) + "\n  }\n}\n";
+  out += fmt::format("    return {} : {}\n  }}\n}}\n", name(program.result), tensor(program.result_type));
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include "redist/backends/mpi/codegen.hpp"
 
+#include <fmt/format.h>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -32,7 +33,7 @@ std::vector<std::vector<int64_t>> shard_starts(const TypedState& state) {
 }
 
 /// The support header's name of `op`.
-std::string reduction_name(ReduceOp op) { return "program::Reduction::" + std::string(reduce_op_name(op)); }
+std::string reduction_name(ReduceOp op) { return fmt::format("program::Reduction::{}", reduce_op_name(op)); }
 
 /// The MPI operation of `op` on int64 values.
 std::string mpi_op_name(ReduceOp op) {
@@ -82,7 +83,7 @@ class ProgramWriter {
     for (int64_t d = 0; d < devices(); ++d)
       reduce_position.push_back(static_cast<int>(
           mixed_radix_index(source.mesh, source.mesh.coords_of_device(d), source.type.reduce_axes)));
-    const std::string rows = "[kDevices][" + std::to_string(source.type.rank()) + "]";
+    const std::string rows = fmt::format("[kDevices][{}]", source.type.rank());
     out_ << "namespace {\n\n"
             "namespace kernels = redist::mpi::kernels;\n"
             "namespace program = redist::mpi::program;\n\n"
@@ -93,8 +94,8 @@ class ProgramWriter {
          << ": local shape, per rank the global index of\n// local index 0, and "
          << (source.type.reduce_axes.empty()
                  ? std::string("one summand each (no pending reduction).\n")
-                 : "the position among the " + std::to_string(product_of_sizes(source.type.reduce_axes)) +
-                       " parts of the pending " + std::string(reduce_op_name(source.type.reduce_op)) + ".\n")
+                 : fmt::format("the position among the {} parts of the pending {}.\n",
+                               product_of_sizes(source.type.reduce_axes), reduce_op_name(source.type.reduce_op)))
          << "constexpr int64_t kSourceShape[] = " << brace_list(local_shape(source.type)) << ";\n"
          << "constexpr int64_t kSourceStart" << rows << " = " << brace_rows(shard_starts(source), "    ") << ";\n"
          << "constexpr int kSourceReductions = " << product_of_sizes(source.type.reduce_axes) << ";\n"
@@ -141,7 +142,7 @@ class ProgramWriter {
     for (const auto& s : program_.steps) {
       if (s.kernel == Kernel::permute || s.kernel == Kernel::all_slice) continue;
       if (groupings_.contains({s.color, s.key})) continue;
-      const std::string name = "group" + std::to_string(groupings_.size());
+      const std::string name = fmt::format("group{}", groupings_.size());
       groupings_[{s.color, s.key}] = name;
       out_ << "\n  // " << name << ": the groups of " << s.text << " (color: group, key: member).\n"
            << "  static constexpr int " << name << "_color[kDevices] = " << brace_list(s.color) << ";\n"
@@ -154,9 +155,8 @@ class ProgramWriter {
 
   void step(std::size_t k) {
     const MpiStep& s = program_.steps[k];
-    const std::string what = string_literal("step " + std::to_string(k + 1) + " (" + s.text + ")");
-    const std::string view = "kernels::view_at(kShape, " + std::to_string(s.dim) + ", kElemBytes)";
-    const std::string parts = std::to_string(s.parts);
+    const std::string what = string_literal(fmt::format("step {} ({})", k + 1, s.text));
+    const std::string view = fmt::format("kernels::view_at(kShape, {}, kElemBytes)", s.dim);
     out_ << "\n  // Step " << k + 1 << ": " << s.text << "\n"
          << "  {\n"
          << "    kernels::Buffer out;\n";
@@ -166,16 +166,14 @@ class ProgramWriter {
     switch (s.kernel) {
       case Kernel::all_slice:
         out_ << "    static constexpr int64_t kOffset[kDevices] = " << brace_list(s.offset) << ";\n";
-        call = "kernels::all_slice(shard, " + view + ", " + std::to_string(s.chunk) + ", kOffset[rank], out)";
+        call = fmt::format("kernels::all_slice(shard, {}, {}, kOffset[rank], out)", view, s.chunk);
         break;
       case Kernel::all_gather:
-        call = "kernels::all_gather(" + group(s) + ".get(), shard, " + view + ", " + parts + ", " +
-               std::to_string(s.chunk) + ", out)";
+        call = fmt::format("kernels::all_gather({}.get(), shard, {}, {}, {}, out)", group(s), view, s.parts, s.chunk);
         break;
       case Kernel::all_to_all:
-        call = "kernels::all_to_all(" + group(s) + ".get(), shard, kShape, " + std::to_string(s.split_dim) + ", " +
-               std::to_string(s.concat_dim) + ", kElemBytes, " + parts + ", " + std::to_string(s.chunk) + ", " +
-               std::to_string(s.keep) + ", out)";
+        call = fmt::format("kernels::all_to_all({}.get(), shard, kShape, {}, {}, kElemBytes, {}, {}, {}, out)",
+                           group(s), s.split_dim, s.concat_dim, s.parts, s.chunk, s.keep);
         break;
       case Kernel::permute:
         out_ << "    static constexpr int kSource[kDevices] = " << brace_list(s.source) << ";\n"
@@ -185,12 +183,12 @@ class ProgramWriter {
         call = "kernels::permute(world.get(), rank, shard, kSource[rank], targets, out)";
         break;
       case Kernel::reduce_scatter:
-        call = "kernels::reduce_scatter(" + group(s) + ".get(), shard, " + view + ", " + parts +
-               ", MPI_INT64_T, kElemBytes, " + mpi_op_name(s.op) + ", out)";
+        call = fmt::format("kernels::reduce_scatter({}.get(), shard, {}, {}, MPI_INT64_T, kElemBytes, {}, out)",
+                           group(s), view, s.parts, mpi_op_name(s.op));
         break;
       case Kernel::all_reduce:
-        call = "kernels::all_reduce(" + group(s) + ".get(), shard, MPI_INT64_T, kElemBytes, " + mpi_op_name(s.op) +
-               ")";
+        call = fmt::format("kernels::all_reduce({}.get(), shard, MPI_INT64_T, kElemBytes, {})", group(s),
+                           mpi_op_name(s.op));
         break;
     }
     out_ << "    program::require(" << call << ", rank, " << what << ");\n";

@@ -3,6 +3,7 @@
 #include "mpi_lowering.hpp"
 
 #include <climits>
+#include <fmt/format.h>
 #include <variant>
 
 #include "redist/plan/lowered.hpp"
@@ -20,18 +21,18 @@ Status set_groups(MpiStep& step, const DeviceGroups& groups, int64_t devices) {
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const auto& group = groups[g];
     if (static_cast<int64_t>(group.size()) != step.parts)
-      return invalid_error("group " + std::to_string(g) + " has " + std::to_string(group.size()) +
-                           " members but the step's axes make groups of " + std::to_string(step.parts));
+      return invalid_error(fmt::format("group {} has {} members but the step's axes make groups of {}", g,
+                                       group.size(), step.parts));
     for (std::size_t m = 0; m < group.size(); ++m) {
       const auto d = static_cast<std::size_t>(group[m]);
-      if (step.color[d] != -1) return invalid_error("device " + std::to_string(d) + " is in two groups");
+      if (step.color[d] != -1) return invalid_error(fmt::format("device {} is in two groups", d));
       step.color[d] = static_cast<int>(g);
       step.key[d] = static_cast<int>(m);
     }
   }
   for (int64_t d = 0; d < devices; ++d)
     if (step.color[static_cast<std::size_t>(d)] == -1)
-      return invalid_error("device " + std::to_string(d) + " is in no group");
+      return invalid_error(fmt::format("device {} is in no group", d));
   return Ok{};
 }
 
@@ -41,12 +42,12 @@ Status set_sources(MpiStep& step, const DevicePairs& pairs, int64_t devices) {
   for (const auto& [source, target] : pairs) {
     auto& slot = step.source[static_cast<std::size_t>(target)];
     if (slot != -1 && slot != source)
-      return invalid_error("device " + std::to_string(target) + " receives from two devices");
+      return invalid_error(fmt::format("device {} receives from two devices", target));
     slot = static_cast<int>(source);
   }
   for (int64_t d = 0; d < devices; ++d)
     if (step.source[static_cast<std::size_t>(d)] == -1)
-      return invalid_error("device " + std::to_string(d) + " receives nothing");
+      return invalid_error(fmt::format("device {} receives nothing", d));
   return Ok{};
 }
 
@@ -64,7 +65,7 @@ struct Materializer {
     step.offset = slice_offsets(s, mesh());
     for (int64_t offset : step.offset)  // past the dim's end is padding (a padded result)
       if (offset < 0)
-        return invalid_error("slice offset " + std::to_string(offset) + " leaves dim " + std::to_string(s.dim));
+        return invalid_error(fmt::format("slice offset {} leaves dim {}", offset, s.dim));
     return groups(s.group);
   }
   Status operator()(const LoweredGather& s) const {
@@ -112,7 +113,7 @@ Result<MpiProgram> lower_for_mpi(const Plan& plan) {
   if (!lowered) return lowered.error();
   const int64_t devices = plan.mesh.num_devices();
   if (devices > INT_MAX)
-    return unsupported_error("the mesh has " + std::to_string(devices) + " devices, more than MPI ranks can number");
+    return unsupported_error(fmt::format("the mesh has {} devices, more than MPI ranks can number", devices));
   MpiProgram program{.source = lowered->source, .target = lowered->source, .steps = {}};
   for (std::size_t k = 0; k < lowered->steps.size(); ++k) {
     const LoweredStep& step = lowered->steps[k];
@@ -121,7 +122,7 @@ Result<MpiProgram> lower_for_mpi(const Plan& plan) {
     out.shape = local_shape(step.before.type);
     if (auto set = std::visit(Materializer{out, step, devices}, step.op); !set) {
       Error error = set.error();
-      error.message = "step " + std::to_string(k + 1) + " (" + out.text + "): " + error.message;
+      error.message = fmt::format("step {} ({}): {}", k + 1, out.text, error.message);
       return error;
     }
     program.steps.push_back(std::move(out));

@@ -3,6 +3,7 @@
 #include "redist/backends/mpi/runtime.hpp"
 
 #include <cstring>
+#include <fmt/format.h>
 #include <limits>
 #include <map>
 #include <string>
@@ -21,13 +22,14 @@ Error mpi_error(int rc, const std::string& what) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   if (MPI_Error_string(rc, text, &length) != MPI_SUCCESS) length = 0;
-  return Error{Error::Kind::runtime, what + ": MPI error " + std::to_string(rc) + " (" + std::string(text, length) + ")"};
+  return Error{Error::Kind::runtime, fmt::format("{}: MPI error {} ({})", what, rc, std::string_view(text, length))};
 }
 
 /// Bytes of one rank's buffer of `type` in `format`, or an error when it exceeds int64.
 Result<std::size_t> shard_bytes(const DistType& type, ElementFormat format) {
   const BigInt bytes = local_elements(type) * format.bytes;
-  if (bytes > std::numeric_limits<int64_t>::max()) return unsupported_error("a shard of " + to_string(type) + " exceeds 2^63 bytes");
+  if (bytes > std::numeric_limits<int64_t>::max())
+    return unsupported_error(fmt::format("a shard of {} exceeds 2^63 bytes", to_string(type)));
   return static_cast<std::size_t>(bytes);
 }
 
@@ -90,14 +92,14 @@ Result<Executor> Executor::create(const Plan& plan, MPI_Comm comm, ElementFormat
   if (!program) return program.error();
   if (format.bytes < 1) return invalid_error("elements must have at least one byte");
   if (reduces(*program) && format.datatype == MPI_DATATYPE_NULL)
-    return unsupported_error("the plan reduces " + std::string(elem_name(plan.source.elem)) +
-                             " values, which have no MPI datatype; pass an ElementFormat with one");
+    return unsupported_error(fmt::format(
+        "the plan reduces {} values, which have no MPI datatype; pass an ElementFormat with one",
+        elem_name(plan.source.elem)));
   if (format.datatype != MPI_DATATYPE_NULL) {
     int size = 0;
     if (int rc = MPI_Type_size(format.datatype, &size); rc != MPI_SUCCESS) return mpi_error(rc, "MPI_Type_size");
     if (size != format.bytes)
-      return invalid_error("the element datatype has " + std::to_string(size) + " bytes, the format says " +
-                           std::to_string(format.bytes));
+      return invalid_error(fmt::format("the element datatype has {} bytes, the format says {}", size, format.bytes));
   }
   auto state = std::make_unique<State>();
   auto source_bytes = shard_bytes(program->source.type, format);
@@ -116,8 +118,8 @@ Result<Executor> Executor::create(const Plan& plan, MPI_Comm comm, ElementFormat
   if (int rc = MPI_Comm_rank(state->world.get(), &state->rank); rc != MPI_SUCCESS)
     return mpi_error(rc, "MPI_Comm_rank");
   if (size != plan.mesh.num_devices())
-    return invalid_error("the communicator has " + std::to_string(size) + " ranks but the mesh has " +
-                         std::to_string(plan.mesh.num_devices()) + " devices");
+    return invalid_error(fmt::format("the communicator has {} ranks but the mesh has {} devices", size,
+                                     plan.mesh.num_devices()));
 
   // One communicator per distinct grouping; every rank walks the steps in the same order.
   std::map<std::pair<std::vector<int>, std::vector<int>>, int> known;
@@ -151,14 +153,13 @@ Result<kernels::Buffer> Executor::run(kernels::Buffer source) const {
     return mpi_error(rc, "MPI_Allreduce (source sizes)");
   if (!all)
     return invalid_error(mine ? "another rank's source shard has the wrong size"
-                              : "the source shard has " + std::to_string(source.size()) + " bytes, expected " +
-                                    std::to_string(s.source_bytes));
+                              : fmt::format("the source shard has {} bytes, expected {}", source.size(),
+                                            s.source_bytes));
   kernels::Buffer shard = std::move(source);
   for (std::size_t k = 0; k < s.program.steps.size(); ++k) {
     kernels::Buffer out;
     if (int rc = s.run_step(k, shard, out); rc != MPI_SUCCESS)
-      return mpi_error(rc, "step " + std::to_string(k + 1) + " (" + s.program.steps[k].text + ") on rank " +
-                               std::to_string(s.rank));
+      return mpi_error(rc, fmt::format("step {} ({}) on rank {}", k + 1, s.program.steps[k].text, s.rank));
     shard = std::move(out);
   }
   return shard;

@@ -2,6 +2,7 @@
 // `#sdy.sharding<@m, [{"x"}, {"y", "z":(1)2}], replicated={"w"}, unreduced={"u"}>`.
 
 #include <cctype>
+#include <fmt/format.h>
 
 #include "notation/common.hpp"
 
@@ -61,7 +62,7 @@ Result<Mesh> mesh_body(Cursor& cur) {
   auto mesh = Mesh::create(std::move(axes), std::move(ids));
   if (!mesh) return detail::at(mesh.error(), ids_at);
   if (!mesh->compact())  // Shardy's device_ids are a permutation of 0..N-1
-    return parse_error(ids_at, "device_ids are not a permutation of 0.." + std::to_string(mesh->num_devices() - 1));
+    return parse_error(ids_at, fmt::format("device_ids are not a permutation of 0..{}", mesh->num_devices() - 1));
   return std::move(*mesh);
 }
 

@@ -2,6 +2,7 @@
 // mesh invented for an XLA tiling reads best with one axis per factor a dim uses.
 
 #include <algorithm>
+#include <fmt/format.h>
 
 #include "notation/cursor.hpp"
 #include "redist/core/notation/notation.hpp"
@@ -35,7 +36,7 @@ Result<SplitMesh> split_sub_axes(const Mesh& mesh, const std::vector<DistType>& 
     c.erase(std::unique(c.begin(), c.end()), c.end());
     for (std::size_t i = 0; i + 1 < c.size(); ++i) {
       if (c[i + 1] % c[i] != 0)
-        return invalid_error("the types' factors of axis '" + mesh.axes()[a].name + "' do not nest");
+        return invalid_error(fmt::format("the types' factors of axis '{}' do not nest", mesh.axes()[a].name));
       pieces[a].push_back({c[i], c[i + 1] / c[i], axes.size()});
       axes.push_back({"", c[i + 1] / c[i]});
     }

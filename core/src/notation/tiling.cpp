@@ -3,6 +3,7 @@
 #include "notation/tiling.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <numeric>
 
 #include "notation/cursor.hpp"
@@ -76,8 +77,10 @@ Result<DistType> type_from_tiles(const TileAssignment& tiles, const ArrayShape& 
   }
   const auto strides = axis_strides(mesh);
   auto refuse = [&] {
-    return unsupported_error("the device order of the tile assignment is not a mesh-axis ordering of " +
-                             to_string(mesh) + ": no redist type on this mesh places the tiles there");
+    return unsupported_error(fmt::format(
+        "the device order of the tile assignment is not a mesh-axis ordering of {}: no redist type on this mesh "
+        "places the tiles there",
+        to_string(mesh)));
   };
   if (f[0] != 0) return refuse();
   // Recover the digits from the minor-most tile dim up: each digit is the longest run of
@@ -138,7 +141,7 @@ Result<TileForm> tiles_of_type(const DistType& type, const Mesh& mesh) {
   for (std::size_t a = 0; a < mesh.rank(); ++a) cuts[a] = {1, mesh.axis_size(a)};
   for (const auto& ref : used_axes(type)) {
     const auto a = mesh.axis_index(ref.name);
-    if (!a) return invalid_error("unknown mesh axis '" + ref.name + "'");
+    if (!a) return invalid_error(fmt::format("unknown mesh axis '{}'", ref.name));
     cuts[*a].push_back(ref.pre);
     cuts[*a].push_back(ref.pre * ref.size);
   }
@@ -149,7 +152,7 @@ Result<TileForm> tiles_of_type(const DistType& type, const Mesh& mesh) {
     c.erase(std::unique(c.begin(), c.end()), c.end());
     const int64_t n = mesh.axis_size(a);
     for (std::size_t i = 0; i + 1 < c.size(); ++i) {
-      if (c[i + 1] % c[i] != 0) return invalid_error("sub-axes of '" + mesh.axes()[a].name + "' do not nest");
+      if (c[i + 1] % c[i] != 0) return invalid_error(fmt::format("sub-axes of '{}' do not nest", mesh.axes()[a].name));
       const int64_t size = c[i + 1] / c[i];
       pieces.push_back({a, c[i], size, strides[a] * (n / c[i + 1])});
     }
@@ -169,7 +172,7 @@ Result<TileForm> tiles_of_type(const DistType& type, const Mesh& mesh) {
       const std::size_t a = *mesh.axis_index(ref.name);
       for (int64_t pre = ref.pre; pre < ref.pre * ref.size;) {
         const std::size_t p = piece_of(a, pre);
-        if (p == pieces.size() || used[p]) return invalid_error("axis '" + ref.name + "' is used twice");
+        if (p == pieces.size() || used[p]) return invalid_error(fmt::format("axis '{}' is used twice", ref.name));
         used[p] = true;
         order.push_back(p);
         pre *= pieces[p].size;
