@@ -13,6 +13,7 @@
 
 #include "engine_moves.hpp"
 #include "in_place.hpp"
+#include "slice_orders.hpp"
 #include "split_by_class.hpp"
 #include "redist/plan/figures.hpp"
 #include "redist/plan/typing.hpp"
@@ -133,15 +134,16 @@ void canonicalize(State& s) {
   merge(s.reduce);
 }
 
-/// A seed that passed the checks (or its split form), its typed states and modeled time.
+/// A seed that passed the checks (or a rewritten form of it), its typed states and
+/// modeled time.
 struct Seed {
   const Plan* given = nullptr;
-  std::optional<Plan> split;  // the seed with its gathers split by link class, when cheaper
-  std::optional<Plan> kept;   // the plan with its permutes' pairs keeping the most data in place
+  std::optional<Plan> rewritten;  // the seed with its slices reordered or gathers split by link class
+  std::optional<Plan> kept;       // the plan with its permutes' pairs keeping the most data in place
   std::vector<TypedState> states;
   double time_us = 0;
   /// The plan this seed stands for.
-  const Plan& plan() const { return split ? *split : *given; }
+  const Plan& plan() const { return rewritten ? *rewritten : *given; }
   /// The plan with repaired pairs (in_place.hpp), made once.
   const Plan& in_place() {
     if (!kept) kept = synth_detail::keep_in_place(plan(), states);
@@ -161,36 +163,42 @@ double time_of(const CostModel& model, const Plan& plan, const std::vector<Typed
 }
 
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
-/// first when `strict`), priced step by step on its typed states; between seeds of
-/// equal time, the one receiving fewer bytes over all devices once its permutes keep
+/// first when `strict`) or rewritten form of one (its slices in another order, its
+/// gathers split by link class), priced step by step on its typed states; between plans
+/// of equal time, the one receiving fewer bytes over all devices once its permutes keep
 /// the most data in place. The result's plan is so repaired and re-priced (never
 /// dearer: in_place.hpp).
 std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& seeds, const BigInt& bound,
                               const DistType& dst, const Mesh& dst_mesh, bool strict) {
   std::optional<Seed> best;
   const DistType want = canonical(dst, dst_mesh);
-  for (const auto& seed : seeds) {
-    if (strict && !slices_first(seed)) continue;
-    auto states = type_plan(seed);
-    if (!states) continue;
-    const TypedState& last = states->empty() ? TypedState{seed.mesh, seed.source} : states->back();
-    if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != want) continue;
+  auto consider = [&](const Plan* given, std::optional<Plan> rewritten) {
+    const Plan& plan = rewritten ? *rewritten : *given;
+    auto states = type_plan(plan);
+    if (!states) return;
+    const TypedState& last = states->empty() ? TypedState{plan.mesh, plan.source} : states->back();
+    if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != want) return;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
-      continue;
-    Seed candidate{&seed, std::nullopt, std::nullopt, std::move(*states), 0};
-    candidate.time_us = time_of(model, seed, candidate.states);
-    if (auto split = synth_detail::split_by_link_class(model, seed, candidate.states))
+      return;
+    Seed candidate{given, std::move(rewritten), std::nullopt, std::move(*states), 0};
+    candidate.time_us = time_of(model, candidate.plan(), candidate.states);
+    if (auto split = synth_detail::split_by_link_class(model, candidate.plan(), candidate.states))
       if (auto split_states = type_plan(*split)) {
         candidate.time_us = time_of(model, *split, *split_states);
-        candidate.split = std::move(split);
+        candidate.rewritten = std::move(split);
         candidate.states = std::move(*split_states);
       }
     if (best && !cheaper(candidate.time_us, best->time_us)) {
-      if (cheaper(best->time_us, candidate.time_us)) continue;
+      if (cheaper(best->time_us, candidate.time_us)) return;
       auto a = plan_figures(candidate.in_place()), b = plan_figures(best->in_place());
-      if (!a || !b || a->recv_bytes_total >= b->recv_bytes_total) continue;
+      if (!a || !b || a->recv_bytes_total >= b->recv_bytes_total) return;
     }
     best = std::move(candidate);
+  };
+  for (const auto& seed : seeds) {
+    if (strict && !slices_first(seed)) continue;
+    consider(&seed, std::nullopt);
+    for (auto& reordered : synth_detail::reordered_slices(seed)) consider(&seed, std::move(reordered));
   }
   if (best && !(best->in_place() == best->plan())) best->time_us = time_of(model, best->in_place(), best->states);
   return best;

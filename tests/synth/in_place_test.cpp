@@ -99,5 +99,23 @@ TEST(InPlacePermute, TheSliceIsTheAtomTheTargetKeepsAtItsMinorEnd) {
   EXPECT_EQ(figures->recv_bytes_total, figures->lower_bound->total);
 }
 
+TEST(InPlacePermute, SliceOrderKeepsTheDevicesThatHoldTheirBlock) {
+  // XLA's random10: slicing {z,x} leaves block 4y+2z+x where the target wants 4z+2x+y
+  // (2 devices in place); slicing {x,z} leaves 4y+2x+z, in place wherever y = z (4),
+  // as XLA's own plan does (synth/src/slice_orders.hpp).
+  const Pair p = pair_of("{x:2, y:2, z:2}", "{x:2, y:2, z:2}", "f64[{y}8]", "f64[{z,x,y}8]");
+  auto plan = synthesize(p.mesh, p.src, p.target_mesh, p.dst);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
+  EXPECT_EQ(to_string(plan->steps[0]), "all_slice(dim=0, axes={x,z})");
+  EXPECT_EQ(to_string(plan->steps[1]), "collective_permute(to=f64[{z,x,y}8])");
+  EXPECT_EQ(plan_problem(*plan, p.mesh, p.src, p.target_mesh, p.dst, 32), "");
+  auto figures = plan_figures(*plan);
+  ASSERT_TRUE(figures.ok());
+  ASSERT_TRUE(figures->lower_bound.has_value());
+  EXPECT_EQ(figures->recv_bytes_total, 32);  // 4 devices receive one f64 each
+  EXPECT_EQ(figures->lower_bound->total, 32);
+}
+
 }  // namespace
 }  // namespace redist::testing
