@@ -6,6 +6,8 @@
 
 #include "engine.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <queue>
@@ -285,12 +287,12 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
     const auto at = static_cast<std::size_t>(top.node);
     if (top.cost > nodes[at].cost) continue;  // a cheaper path reached it since
     if (result.expanded >= limits.max_expanded) {
-      result.stopped = "the search stopped after expanding " + std::to_string(limits.max_expanded) + " states";
+      result.stopped = fmt::format("the search stopped after expanding {} states", limits.max_expanded);
       break;
     }
     if (static_cast<int64_t>(nodes.size()) >= max_states) {
-      result.stopped = "the search stopped at its cap of " + std::to_string(max_states) + " states (" +
-                       std::to_string(limits.max_memory_bytes >> 20) + " MiB)";
+      result.stopped =
+          fmt::format("the search stopped at its cap of {} states ({} MiB)", max_states, limits.max_memory_bytes >> 20);
       break;
     }
     if (limits.deadline || limits.progress) {
@@ -363,8 +365,8 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
     // The search prices states its own way; the plan's price must agree.
     if (std::abs(cost->time_us - best) > 1e-9 * std::max(1.0, best))
       return Error{Error::Kind::runtime,
-                   "internal: the search priced the plan at " + std::to_string(best) + " us, the model at " +
-                       std::to_string(cost->time_us) + " us",
+                   fmt::format("internal: the search priced the plan at {:f} us, the model at {:f} us", best,
+                               cost->time_us),
                    Error::npos};
     // The permutes' pairs repaired to keep the most data in place: never dearer.
     auto states = type_plan(plan);

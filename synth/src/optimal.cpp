@@ -3,6 +3,8 @@
 
 #include "redist/synth/optimal.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
 
 #include "engine.hpp"
@@ -24,12 +26,12 @@ std::optional<Error> input_problem(const CostModel& model, const Mesh& src_mesh,
   if (auto s = validate(src, src_mesh); !s) return invalid_error("source: " + s.error().message);
   if (auto s = validate(dst, dst_mesh); !s) return invalid_error("target: " + s.error().message);
   if (!src_mesh.same_axes(dst_mesh))
-    return unsupported_error("the source mesh " + to_string(src_mesh) + " and the target mesh " +
-                             to_string(dst_mesh) + " have different axes");
+    return unsupported_error(
+        fmt::format("the source mesh {} and the target mesh {} have different axes", to_string(src_mesh), to_string(dst_mesh)));
   if (auto s = validate(model, src_mesh); !s) return s.error();
   bool same = src.elem == dst.elem && src.rank() == dst.rank();
   for (std::size_t d = 0; same && d < src.rank(); ++d) same = src.dims[d].global == dst.dims[d].global;
-  if (!same) return invalid_error(to_string(src) + " and " + to_string(dst) + " describe different arrays");
+  if (!same) return invalid_error(fmt::format("{} and {} describe different arrays", to_string(src), to_string(dst)));
   if (auto e = synth_detail::reduction_error(src_mesh, src, dst_mesh, dst)) return *e;
   if (global_elements(src) * elem_bytes(src.elem) >= kMaxArrayBytes)
     return unsupported_error("arrays of 2^62 bytes or more are not searched");
@@ -53,8 +55,9 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
   const BigInt bound = options.budget_bytes ? BigInt(*options.budget_bytes) : std::max(src_bytes, dst_bytes);
   if (bound < std::max(src_bytes, dst_bytes))
     return Error{Error::Kind::no_plan,
-                 "no plan within the budget of " + to_decimal(bound) + " bytes per device: the source holds " +
-                     to_decimal(src_bytes) + " and the target " + to_decimal(dst_bytes) + " bytes per device",
+                 fmt::format("no plan within the budget of {} bytes per device: the source holds {} and the target {} "
+                             "bytes per device",
+                             to_decimal(bound), to_decimal(src_bytes), to_decimal(dst_bytes)),
                  Error::npos};
   std::vector<Plan> seeds;
   if (synth_detail::has_reductions(src, dst))
@@ -87,8 +90,8 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
                  Error::npos};
   if (!found->plan)
     return Error{Error::Kind::no_plan,
-                 "no plan from " + to_string(src) + " to " + to_string(dst) + " fits the budget of " +
-                     to_decimal(bound) + " bytes per device in the step set",
+                 fmt::format("no plan from {} to {} fits the budget of {} bytes per device in the step set",
+                             to_string(src), to_string(dst), to_decimal(bound)),
                  Error::npos};
   return OptimalPlan{std::move(*found->plan), found->time_us, found->expanded, found->generated,
                      found->stopped.empty()};
