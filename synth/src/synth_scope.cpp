@@ -32,11 +32,25 @@ std::optional<Error> reduction_error(const Mesh& src_mesh, const DistType& src, 
     return invalid_error("the reduction op changes from " + std::string(reduce_op_name(src.reduce_op)) + " (" +
                          to_string(src) + ") to " + std::string(reduce_op_name(dst.reduce_op)) + " (" +
                          to_string(dst) + ")");
-  for (const auto& r : dst.reduce_axes)
-    if (std::find(src.reduce_axes.begin(), src.reduce_axes.end(), r) == src.reduce_axes.end())
-      return invalid_error("the target " + to_string(dst) + " has a pending " +
-                           std::string(reduce_op_name(dst.reduce_op)) + " over " + to_string(r) +
-                           " that the source " + to_string(src) + " does not have");
+  // A pending reduction the source does not have is added by add_pending (Replicate ->
+  // Partial), which needs the source to replicate over it.
+  for (std::size_t i = 0; i < dst.reduce_axes.size(); ++i) {
+    const AxisRef& r = dst.reduce_axes[i];
+    if (std::find(src.reduce_axes.begin(), src.reduce_axes.end(), r) != src.reduce_axes.end()) continue;
+    const std::string adds = "the target " + to_string(dst) + " adds a pending " +
+                             std::string(reduce_op_name(dst.reduce_op)) + " over " + to_string(r) + " (reduction axis " +
+                             std::to_string(i) + ")";
+    for (std::size_t d = 0; d < src.rank(); ++d)
+      for (const auto& a : src.dims[d].axes)
+        if (overlaps(a, r))
+          return invalid_error(adds + ", but dim " + std::to_string(d) + " of the source " + to_string(src) +
+                               " is tiled over " + to_string(a) +
+                               "; only axes the source replicates can become pending");
+    for (const auto& a : src.reduce_axes)
+      if (overlaps(a, r))
+        return invalid_error(adds + ", which overlaps the source's pending " + to_string(a) + " in " +
+                             to_string(src));
+  }
   return std::nullopt;
 }
 
