@@ -34,7 +34,8 @@ std::string infinity(ReduceOp op, ElemType elem, bool mlir) {
 
 std::string identity_literal(ReduceOp op, ElemType elem, bool mlir) {
   if (elem == ElemType::pred) return op == ReduceOp::min ? "true" : "false";
-  if (op == ReduceOp::sum) return "0";
+  const bool floating = elem == ElemType::f16 || elem == ElemType::bf16 || elem == ElemType::f32 || elem == ElemType::f64;
+  if (op == ReduceOp::sum) return floating && mlir ? "0.0" : "0";  // MLIR wants a float literal
   switch (elem) {
     case ElemType::s8: return extreme<int8_t>(op);
     case ElemType::u8: return extreme<uint8_t>(op);

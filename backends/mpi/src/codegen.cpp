@@ -170,7 +170,7 @@ class ProgramWriter {
     out_ << "\n  // Step " << k + 1 << ": " << s.text << "\n"
          << "  {\n"
          << "    kernels::Buffer out;\n";
-    if (s.kernel != Kernel::permute && s.kernel != Kernel::all_reduce)
+    if (s.kernel != Kernel::permute && s.kernel != Kernel::all_reduce && s.kernel != Kernel::add_pending)
       out_ << "    static constexpr int64_t kShape[] = " << brace_list(s.shape) << ";\n";
     std::string call;
     switch (s.kernel) {
