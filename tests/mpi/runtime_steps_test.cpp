@@ -135,7 +135,8 @@ TEST(MpiRuntime8, AddPendingFillsTheNativeIdentity) {
     const Plan plan = plan_of("mesh {x:4, y:2}\nsource f32[{x}8, 4]\nadd_pending(axes={y}, op=max)\n");
     auto executor = Executor::create(plan, MPI_COMM_WORLD, native_format(ElemType::f32));
     ASSERT_TRUE(executor.ok()) << executor.error().to_string();
-    const auto& mine = distribute(plan.mesh, plan.source)[static_cast<std::size_t>(rank)].values;
+    const MeshData data = distribute(plan.mesh, plan.source);
+    const auto& mine = data[static_cast<std::size_t>(rank)].values;
     const std::vector<float> narrow(mine.begin(), mine.end());
     auto out = executor->run(copy_to_buffer(narrow.data(), narrow.size() * sizeof(float)));
     ASSERT_TRUE(out.ok()) << out.error().to_string();
@@ -149,7 +150,8 @@ TEST(MpiRuntime8, AddPendingFillsTheNativeIdentity) {
                               "all_reduce(axes={y})\n");
     auto executor = Executor::create(plan, MPI_COMM_WORLD, native_format(ElemType::s32));
     ASSERT_TRUE(executor.ok()) << executor.error().to_string();
-    const auto& mine = distribute(plan.mesh, plan.source)[static_cast<std::size_t>(rank)].values;
+    const MeshData data = distribute(plan.mesh, plan.source);
+    const auto& mine = data[static_cast<std::size_t>(rank)].values;
     const std::vector<int32_t> narrow(mine.begin(), mine.end());
     auto out = executor->run(copy_to_buffer(narrow.data(), narrow.size() * sizeof(int32_t)));
     ASSERT_TRUE(out.ok()) << out.error().to_string();

@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "redist/plan/figures.hpp"
+#include "redist/synth/baselines.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
@@ -131,6 +132,31 @@ TEST(Reductions, AddPendingComesBeforeTheMoves) {
   ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
   EXPECT_EQ(to_string(plan->steps[0]), "add_pending(axes={dp}, op=max)");
   EXPECT_TRUE(std::holds_alternative<AllToAll>(plan->steps[1].op)) << to_string(*plan);
+}
+
+TEST(Reductions, AllReduceThenSliceBaselineReducesWholeThenSlices) {
+  const Mesh mesh = parse_mesh("{dp:2, tp:4}").value();
+  const DistType src = parse_type("f32[{dp}8, 64, 32] sum{tp}", mesh).value();
+  const DistType dst = parse_type("f32[{dp}8, {tp}64, 32]", mesh).value();
+  ASSERT_EQ(parse_baseline("all_reduce_then_slice"), Baseline::all_reduce_then_slice);
+  EXPECT_EQ(baseline_name(Baseline::all_reduce_then_slice), "all_reduce_then_slice");
+  auto plan = baseline_plan(Baseline::all_reduce_then_slice, mesh, src, mesh, dst);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
+  EXPECT_EQ(to_string(plan->steps[0]), "all_reduce(axes={tp})");
+  EXPECT_EQ(to_string(plan->steps[1]), "all_slice(dim=1, axes={tp})");
+  // Correct on every element; the all_reduce's whole buffer peaks at the source's size.
+  EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, local_bytes(src)), "");
+  // A kept reduction stays pending; nothing to reduce is refused.
+  const DistType keep = parse_type("f32[16, 8] sum{dp,tp}", mesh).value();
+  auto kept = baseline_plan(Baseline::all_reduce_then_slice, mesh, keep, mesh,
+                            parse_type("f32[{tp}16, 8] sum{dp}", mesh).value());
+  ASSERT_TRUE(kept.ok()) << kept.error().to_string();
+  EXPECT_EQ(to_string(kept->steps[0]), "all_reduce(axes={tp})");
+  auto none = baseline_plan(Baseline::all_reduce_then_slice, mesh, dst, mesh, dst);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().kind, Error::Kind::unsupported);
+  EXPECT_NE(none.error().message.find("has no pending reduction that the target"), std::string::npos);
 }
 
 void expect_invalid(const Result<Plan>& r, const std::string& part) {
