@@ -67,8 +67,11 @@ Result<BenchCase> grow_case(const Anchor& anchor, int64_t devices, int64_t min_b
   const std::vector<bool> grows = growable(source, target);
   if (std::find(grows.begin(), grows.end(), true) == grows.end())
     return unsupported_error("every dim is non-divisible: growing it would change its padding");
-  if (!source.reduce_axes.empty() || !target.reduce_axes.empty())
-    return unsupported_error("pending reductions (no baseline runs them)");
+  for (const auto& r : target.reduce_axes)
+    if (std::find(source.reduce_axes.begin(), source.reduce_axes.end(), r) == source.reduce_axes.end())
+      return unsupported_error("the target adds a pending reduction (add_pending, local: no baseline to compare)");
+  if (!source.reduce_axes.empty() && source.reduce_axes.size() == target.reduce_axes.size())
+    return unsupported_error("no pending reduction is done (no all-reduce baseline)");
   const int64_t factor = devices / mesh.num_devices();
   auto big_mesh = with_replicas(mesh, factor);
   if (!big_mesh) return big_mesh.error();

@@ -22,7 +22,8 @@ struct BenchCase {
 };
 
 /// The anchors of the file at `path` (`name | mesh | source | target [| target mesh]`)
-/// with 4-byte elements, divisible dims, no pending reductions and a device count
+/// with 4-byte elements, divisible dims, pending reductions only where the plan does
+/// some of them (the all_reduce_then_slice baseline's cases), and a device count
 /// dividing `devices`: a mesh of fewer devices gains a replicated axis `rep` (minor-most)
 /// to reach `devices`, and every global size is multiplied by the smallest integer that
 /// makes the array at least `min_bytes`. Skipped anchors are listed in `skipped`.

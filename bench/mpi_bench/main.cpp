@@ -1,8 +1,10 @@
 // mpi_bench: wall time and peak resident memory of redist's plans against
-// gather_then_slice, xla_style and a one-shot MPI_Alltoallv, on the anchors grown to
-// arrays of at least --min-mib MiB, all methods interleaved in one job.
+// gather_then_slice, xla_style and a one-shot MPI_Alltoallv (pending reductions:
+// against all_reduce_then_slice), on the anchors grown to arrays of at least --min-mib
+// MiB, all methods interleaved in one job.
 //
 //   mpirun -np 8 build/bench/mpi_bench/mpi_bench [--anchors FILE] [--min-mib 64] [--reps 9]
+//   mpirun -np 8 build/bench/mpi_bench/mpi_bench --anchors tests/data/partial_sums.txt
 //
 // Prints a Markdown table on rank 0: per case and method the steps, the bytes the
 // busiest rank receives, the median over repetitions of the slowest rank's time, the
@@ -83,11 +85,12 @@ T max_over_ranks(T value, MPI_Datatype type) {
   return out;
 }
 
-/// The method running `plan` with the MPI runtime (f32 moved as 4 opaque bytes); its
-/// steps column says "= redist" when the plan is `ours`.
+/// The method running `plan` with the MPI runtime (f32 moved as 4 opaque bytes; s32
+/// when it reduces, exact sums); its steps column says "= redist" when the plan is `ours`.
 Result<Method> plan_method(const std::string& name, Result<Plan> plan, const Plan* ours, int rank) {
   if (!plan) return plan.error();
-  auto executor = Executor::create(*plan, MPI_COMM_WORLD, native_format(ElemType::f32));
+  const bool reduces = !plan->source.reduce_axes.empty();
+  auto executor = Executor::create(*plan, MPI_COMM_WORLD, native_format(reduces ? ElemType::s32 : ElemType::f32));
   if (!executor) return executor.error();
   auto figures = plan_figures(*plan);
   if (!figures) return figures.error();
@@ -141,15 +144,22 @@ bool run_case(const BenchCase& c, const Options& options, int rank) {
   };
   const auto our_plan = synthesize(c.mesh, c.source, c.target_mesh, c.target);
   add(plan_method("redist", our_plan, nullptr, rank), "redist");
-  for (Baseline b : {Baseline::gather_then_slice, Baseline::xla_style})
+  // Pending reductions: only all_reduce_then_slice runs them (the others move bytes).
+  const bool reducing = !c.source.reduce_axes.empty();
+  const auto baselines = reducing ? std::vector<Baseline>{Baseline::all_reduce_then_slice}
+                                  : std::vector<Baseline>{Baseline::gather_then_slice, Baseline::xla_style};
+  for (Baseline b : baselines)
     add(plan_method(std::string(baseline_name(b)), baseline_plan(b, c.mesh, c.source, c.target_mesh, c.target),
                     our_plan ? &*our_plan : nullptr, rank),
         std::string(baseline_name(b)));
-  if (auto one_shot = OneShotAlltoallv::create(source, target, MPI_COMM_WORLD, 4)) {
+  // The one-shot exchange moves bytes and cannot reduce.
+  auto one_shot = reducing ? Result<OneShotAlltoallv>(unsupported_error("pending reductions"))
+                           : OneShotAlltoallv::create(source, target, MPI_COMM_WORLD, 4);
+  if (one_shot) {
     auto shared = std::make_shared<OneShotAlltoallv>(std::move(*one_shot));
     methods.push_back(Method{"one-shot Alltoallv", "1", shared->received_bytes(), std::nullopt,
                              [shared](kernels::Buffer s) { return shared->run(std::move(s)); }});
-  } else {
+  } else if (!reducing) {
     missing.push_back(fmt::format("one-shot Alltoallv ({})", one_shot.error().to_string()));
   }
 

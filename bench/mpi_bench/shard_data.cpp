@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <vector>
 
 #include "redist/core/semantics.hpp"
@@ -44,6 +48,20 @@ void for_each_index(const TypedState& state, int64_t device, Visit visit) {
   }
 }
 
+/// The s32 identity of the pending reduction of `state`, as 32 bits, when `device` is
+/// not at reduction position 0; nullopt when it holds values.
+std::optional<uint32_t> identity_at(const TypedState& state, int64_t device) {
+  const auto& axes = state.type.reduce_axes;
+  if (axes.empty() || mixed_radix_index(state.mesh, state.mesh.coords_of_device(device), axes) == 0)
+    return std::nullopt;
+  switch (state.type.reduce_op) {
+    case ReduceOp::max: return static_cast<uint32_t>(std::numeric_limits<int32_t>::min());
+    case ReduceOp::min: return static_cast<uint32_t>(std::numeric_limits<int32_t>::max());
+    case ReduceOp::sum: break;
+  }
+  return 0u;
+}
+
 }  // namespace
 
 kernels::Buffer fill_shard(const TypedState& state, int64_t device) {
@@ -52,14 +70,17 @@ kernels::Buffer fill_shard(const TypedState& state, int64_t device) {
   kernels::Buffer buffer(static_cast<std::size_t>(count) * sizeof(uint32_t));
   auto* values = reinterpret_cast<uint32_t*>(buffer.data());
   std::fill(values, values + count, 0u);  // padding
-  for_each_index(state, device, [&](int64_t k, uint32_t value) { values[k] = value; });
+  const auto identity = identity_at(state, device);
+  for_each_index(state, device, [&](int64_t k, uint32_t value) { values[k] = identity.value_or(value); });
   return buffer;
 }
 
 std::string check_shard(const kernels::Buffer& shard, const TypedState& state, int64_t device) {
   const auto* values = reinterpret_cast<const uint32_t*>(shard.data());
+  const auto identity = identity_at(state, device);
   std::string first;
-  for_each_index(state, device, [&](int64_t k, uint32_t value) {
+  for_each_index(state, device, [&](int64_t k, uint32_t index_value) {
+    const uint32_t value = identity.value_or(index_value);
     if (first.empty() && values[k] != value)
       first = fmt::format("element {}: expected {}, got {}", k, value, values[k]);
   });

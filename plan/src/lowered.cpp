@@ -67,6 +67,9 @@ struct Lowerer {
   LoweredOp operator()(const AllReduce& s) const {
     return LoweredAllReduce{group_spec(before.mesh, s.axes, step), before.type.reduce_op};
   }
+  LoweredOp operator()(const AddPending& s) const {
+    return LoweredAddPending{GroupSpec{s.axes, std::nullopt, product_of_sizes(s.axes)}, s.op};
+  }
 };
 
 /// The factors of each mesh axis that `type` leaves replicated, in mesh order, major
@@ -163,7 +166,8 @@ DevicePairs pair_table(const LoweredPermute& permute, const Mesh& source_mesh, c
 
 std::string_view lowered_name(const LoweredOp& op) {
   static constexpr std::string_view names[] = {"all_slice",         "all_gather",     "all_to_all",
-                                               "collective_permute", "reduce_scatter", "all_reduce"};
+                                               "collective_permute", "reduce_scatter", "all_reduce",
+                                               "add_pending"};
   return names[op.index()];
 }
 

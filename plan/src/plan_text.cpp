@@ -20,19 +20,21 @@ struct StepKind {
   std::string_view name;
   std::array<std::string_view, 3> keys;  // required keys, empty entries unused
 };
-constexpr std::array<StepKind, 6> kStepKinds = {{
+constexpr std::array<StepKind, 7> kStepKinds = {{
     {"all_slice", {"dim", "axes", ""}},
     {"all_gather", {"dim", "axes", ""}},
     {"all_to_all", {"src", "dst", "axes"}},
     {"collective_permute", {"to", "", ""}},
     {"reduce_scatter", {"dim", "axes", ""}},
     {"all_reduce", {"axes", "", ""}},
+    {"add_pending", {"axes", "op", ""}},
 }};
 
 /// The values of a step's keys as parsed, before they are assembled into a Step.
 struct StepFields {
   std::optional<int64_t> dim, src, dst;
   std::optional<Axes> axes;
+  std::optional<ReduceOp> op;
   std::optional<DistType> to;
   std::optional<Mesh> mesh;
   std::optional<DeviceGroups> groups;
@@ -44,6 +46,7 @@ struct StepFields {
     if (key == "src") return src.has_value();
     if (key == "dst") return dst.has_value();
     if (key == "axes") return axes.has_value();
+    if (key == "op") return op.has_value();
     if (key == "to") return to.has_value();
     if (key == "mesh") return mesh.has_value();
     if (key == "groups") return groups.has_value();
@@ -249,6 +252,13 @@ Status parse_value(LineParser& p, std::string_view key, const Mesh& mesh, StepFi
     auto axes = p.axes(mesh);
     if (!axes) return axes.error();
     fields.axes = std::move(*axes);
+  } else if (key == "op") {
+    const std::size_t start = p.pos();
+    const std::string_view name = p.identifier();
+    if (name == "sum") fields.op = ReduceOp::sum;
+    else if (name == "max") fields.op = ReduceOp::max;
+    else if (name == "min") fields.op = ReduceOp::min;
+    else return p.error(start, "unknown reduction op '" + std::string(name) + "' (expected sum, max or min)");
   } else if (key == "to") {
     auto type = p.type(mesh);
     if (!type) return type.error();
@@ -277,6 +287,7 @@ StepOp make_op(std::string_view name, StepFields& f) {
   if (name == "all_to_all") return AllToAll{as_int(f.src), as_int(f.dst), std::move(*f.axes)};
   if (name == "collective_permute") return CollectivePermute{std::move(*f.to), std::move(f.mesh)};
   if (name == "reduce_scatter") return ReduceScatter{as_int(f.dim), std::move(*f.axes)};
+  if (name == "add_pending") return AddPending{std::move(*f.axes), *f.op};
   return AllReduce{std::move(*f.axes)};
 }
 
@@ -287,7 +298,7 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
   if (kind == kStepKinds.end())
     return p.error(name_pos, "unknown step '" + std::string(name) +
                                  "' (expected all_slice, all_gather, all_to_all, collective_permute, reduce_scatter, "
-                                 "all_reduce, or target)");
+                                 "all_reduce, add_pending, or target)");
   std::vector<std::string_view> allowed;
   for (auto k : kind->keys)
     if (!k.empty()) allowed.push_back(k);
@@ -388,6 +399,9 @@ struct OpFields {
   }
   std::string operator()(const ReduceScatter& s) const { return dim_axes(s.dim, s.axes); }
   std::string operator()(const AllReduce& s) const { return "axes=" + axes_text(s.axes); }
+  std::string operator()(const AddPending& s) const {
+    return "axes=" + axes_text(s.axes) + ", op=" + std::string(reduce_op_name(s.op));
+  }
 
   static std::string dim_axes(int dim, const Axes& axes) {
     return "dim=" + std::to_string(dim) + ", axes=" + axes_text(axes);

@@ -88,6 +88,9 @@ Status check_lowering(const Step& step, const Mesh& mesh) {
       return invalid_error("device " + num(id) + " in " + where + " is out of range [0, " + num(n) + ")");
     return Ok{};
   };
+  if (std::holds_alternative<AddPending>(step.op) && (step.groups || step.pairs))
+    return invalid_error("add_pending is local: it takes no groups= or pairs= (member 0 of each group over its axes keeps "
+                         "the value)");
   if (step.groups) {
     if (permute) return invalid_error("collective_permute takes pairs=, not groups=");
     for (const auto& group : *step.groups)
@@ -234,6 +237,31 @@ class StepTyper {
     if (auto st = check_reduction_axes(type_, s.axes); !st) return st.error();
     DistType t = type_;
     t.reduce_axes = without(t.reduce_axes, s.axes);
+    return finish(mesh_, std::move(t));
+  }
+
+  // The axes must be replicated (in no dim and no pending reduction) and the op must
+  // be the one already pending, if any.
+  Result<TypedState> operator()(const AddPending& s) const {
+    if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
+    for (std::size_t i = 0; i < s.axes.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (auto st = check_compatible(s.axes[i], s.axes[j], "in the same step"); !st) return st.error();
+    for (const auto& a : s.axes) {
+      for (std::size_t d = 0; d < type_.rank(); ++d)
+        for (const auto& used : type_.dims[d].axes)
+          if (overlaps(a, used))
+            return invalid_error("axis " + to_string(a) + " is used by dim " + num(static_cast<int64_t>(d)) + " of " +
+                                 to_string(type_) + "; only replicated axes can become pending");
+      for (const auto& used : type_.reduce_axes)
+        if (auto st = check_compatible(a, used, "already used as a reduction axis"); !st) return st.error();
+    }
+    if (!type_.reduce_axes.empty() && s.op != type_.reduce_op)
+      return invalid_error("the op " + std::string(reduce_op_name(s.op)) + " differs from the pending " +
+                           std::string(reduce_op_name(type_.reduce_op)) + " of " + to_string(type_));
+    DistType t = type_;
+    t.reduce_axes.insert(t.reduce_axes.end(), s.axes.begin(), s.axes.end());
+    t.reduce_op = s.op;
     return finish(mesh_, std::move(t));
   }
 

@@ -76,7 +76,8 @@ void bind_lowered(nb::module_& m) {
       .def_prop_ro("reduce_op", [](const LoweredStep& s) {
             return std::visit([](const auto& o) -> nb::object {
               using Op = std::decay_t<decltype(o)>;
-              if constexpr (std::is_same_v<Op, LoweredReduceScatter> || std::is_same_v<Op, LoweredAllReduce>)
+              if constexpr (std::is_same_v<Op, LoweredReduceScatter> || std::is_same_v<Op, LoweredAllReduce> ||
+                            std::is_same_v<Op, LoweredAddPending>)
                 return nb::str(std::string(reduce_op_name(o.op)).c_str());
               else return nb::none();
             }, s.op);

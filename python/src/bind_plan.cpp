@@ -60,7 +60,7 @@ Plan baseline_of(std::string_view name, const Mesh& src_mesh, const DistType& sr
                  const DistType& dst) {
   auto b = parse_baseline(name);
   if (!b) throw RaisedError{invalid_error("unknown baseline '" + std::string(name) +
-                                          "' (expected gather_then_slice or xla_style)")};
+                                          "' (expected gather_then_slice, xla_style or all_reduce_then_slice)")};
   return unwrap(baseline_plan(*b, src_mesh, src, dst_mesh, dst));
 }
 
@@ -259,7 +259,7 @@ void bind_plan(nb::module_& m) {
         "(proved=False). GIL released.");
   m.def("baseline", &baseline_of, nb::arg("name"), nb::arg("src_mesh"), nb::arg("src"), nb::arg("dst_mesh"),
         nb::arg("dst"), nb::call_guard<gil_scoped_release>(),
-        "A baseline plan: gather_then_slice or xla_style (docs/synthesis.md).");
+        "A baseline plan: gather_then_slice, xla_style or all_reduce_then_slice (docs/synthesis.md).");
   m.def("parse_plan", [](std::string_view text) { return unwrap(parse_plan(text)); }, nb::arg("text"));
   m.def("parse_cost_model", [](std::string_view text) { return unwrap(parse_cost_model(text)); }, nb::arg("text"));
 }

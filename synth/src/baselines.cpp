@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "redist/synth/mesh_change.hpp"
+#include "redist/synth/synthesize.hpp"
 #include "synth_atoms.hpp"
 #include "synth_builders.hpp"
 #include "synth_scope.hpp"
@@ -59,12 +60,44 @@ Moves xla_style_moves(const Problem& problem) {
 std::optional<Baseline> parse_baseline(std::string_view name) {
   if (name == "gather_then_slice") return Baseline::gather_then_slice;
   if (name == "xla_style") return Baseline::xla_style;
+  if (name == "all_reduce_then_slice") return Baseline::all_reduce_then_slice;
   return std::nullopt;
 }
 
 std::string_view baseline_name(Baseline baseline) {
-  return baseline == Baseline::gather_then_slice ? "gather_then_slice" : "xla_style";
+  switch (baseline) {
+    case Baseline::gather_then_slice: return "gather_then_slice";
+    case Baseline::xla_style: return "xla_style";
+    case Baseline::all_reduce_then_slice: return "all_reduce_then_slice";
+  }
+  return "";
 }
+
+namespace {
+
+/// One all_reduce over the pending reductions `dst` drops, then synthesize()'s plan
+/// from the reduced type to `dst` (on one mesh: the caller refines first).
+Result<Plan> all_reduce_then_slice(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                                   const DistType& dst) {
+  if (auto e = reduction_error(src_mesh, src, dst_mesh, dst)) return *e;
+  std::vector<AxisRef> reduced, kept;
+  for (const auto& r : src.reduce_axes)
+    (std::find(dst.reduce_axes.begin(), dst.reduce_axes.end(), r) == dst.reduce_axes.end() ? reduced : kept)
+        .push_back(r);
+  if (reduced.empty())
+    return unsupported_error("all_reduce_then_slice: the source " + to_string(src) +
+                             " has no pending reduction that the target " + to_string(dst) + " drops");
+  DistType mid = src;
+  mid.reduce_axes = kept;
+  if (kept.empty()) mid.reduce_op = ReduceOp::sum;
+  auto rest = synthesize(src_mesh, mid, dst_mesh, dst);
+  if (!rest) return rest.error();
+  Plan plan{src_mesh, src, {Step(AllReduce{reduced})}, dst};
+  plan.steps.insert(plan.steps.end(), rest->steps.begin(), rest->steps.end());
+  return plan;
+}
+
+}  // namespace
 
 Result<Plan> baseline_plan(Baseline baseline, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                            const DistType& dst) {
@@ -73,6 +106,7 @@ Result<Plan> baseline_plan(Baseline baseline, const Mesh& src_mesh, const DistTy
     if (!refined) return refined.error();
     return baseline_plan(baseline, refined->source_mesh, refined->source, refined->target_mesh, refined->target);
   }
+  if (baseline == Baseline::all_reduce_then_slice) return all_reduce_then_slice(src_mesh, src, dst_mesh, dst);
   auto problem = make_problem(src_mesh, src, dst_mesh, dst);
   if (!problem) return problem.error();
   const Moves moves =

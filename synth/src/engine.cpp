@@ -88,6 +88,7 @@ Step step_of(const Frame& frame, const Move& move, const State& to) {
     case Move::Kind::all_to_all: return Step(AllToAll{move.dim, move.dst, refs_of(move.axes, frame.src_mesh)});
     case Move::Kind::reduce_scatter: return Step(ReduceScatter{move.dim, refs_of(move.axes, frame.src_mesh)});
     case Move::Kind::all_reduce: return Step(AllReduce{refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::add_pending: return Step(AddPending{refs_of(move.axes, frame.src_mesh), frame.like.reduce_op});
     case Move::Kind::permute: break;
   }
   CollectivePermute p{type_of(frame, to), std::nullopt};

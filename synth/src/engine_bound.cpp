@@ -70,8 +70,11 @@ double data_bound(const Frame& frame, const State& s) {
 double lower_bound_us(const Frame& frame, const State& s) {
   const State& t = frame.target;
   if (s.reduce != t.reduce) {
-    // A reduction collective over a factor of size >= 2 remains.
-    const bool real = std::any_of(s.reduce.begin(), s.reduce.end(), [](const Factor& f) { return f.size >= 2; });
+    // A reduction collective over a factor of size >= 2 remains, unless every pending
+    // factor stays pending (the target only adds some: add_pending, free).
+    const bool real = std::any_of(s.reduce.begin(), s.reduce.end(), [&t](const Factor& f) {
+      return f.size >= 2 && std::find(t.reduce.begin(), t.reduce.end(), f) == t.reduce.end();
+    });
     const bool move = frame.mesh_change && !s.permuted;
     return real || move ? frame.min_latency_us : 0;
   }

@@ -184,6 +184,7 @@ void append_collectives(const Frame& frame, const State& s, std::vector<Edge>& o
   append_slices(frame, s, out);
   append_gathers_and_all_to_alls(frame, s, bytes, out);
   append_reductions(frame, s, bytes, out);
+  append_add_pending(frame, s, out);
 }
 
 }  // namespace redist::engine_detail

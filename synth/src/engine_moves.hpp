@@ -11,7 +11,7 @@ namespace redist::engine_detail {
 
 /// One step at the factor level.
 struct Move {
-  enum class Kind { slice, gather, all_to_all, permute, reduce_scatter, all_reduce };
+  enum class Kind { slice, gather, all_to_all, permute, reduce_scatter, all_reduce, add_pending };
   Kind kind = Kind::slice;
   int dim = 0;     // slice, gather, reduce_scatter dim; all_to_all source dim
   int dst = 0;     // all_to_all target dim
@@ -27,6 +27,10 @@ struct Edge {
 /// Appends the slices (none once `s` has received data), gathers, all_to_alls and
 /// reduction steps `s` can take whose result fits the budget.
 void append_collectives(const Frame& frame, const State& s, std::vector<Edge>& out);
+
+/// Appends the add_pending `s` can take (engine_pending.cpp): before anything is
+/// received, the target's pending reduction factors that `s` lacks and leaves free.
+void append_add_pending(const Frame& frame, const State& s, std::vector<Edge>& out);
 
 /// Appends the permutes `s` can take (none once it has permuted): to the target, or to
 /// a state with `s`'s per-dim tile counts whose dims each keep `s`'s factors or start

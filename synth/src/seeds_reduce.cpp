@@ -15,6 +15,8 @@
 // in no dim and no reduction) into a dim they divide: every replica then reduces a
 // part of the buffer, and the rest of the plan gathers it back, which receives fewer
 // bytes than reducing the whole buffer on every replica.
+// Pending reductions the target adds (Replicate -> Partial) come first of all, as one
+// local add_pending over those axes.
 // The engine prices every seed under the cost model and keeps the cheapest.
 
 #include <algorithm>
@@ -118,6 +120,20 @@ std::vector<std::vector<Step>> with_pre_slices(const Mesh& mesh, const DistType&
 
 std::vector<Plan> reduction_seeds(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                                   const DistType& dst) {
+  std::vector<AxisRef> added;  // pending in the target only: add_pending first (local)
+  for (const auto& r : dst.reduce_axes)
+    if (!contains(src.reduce_axes, r)) added.push_back(r);
+  if (!added.empty()) {
+    const Step add(AddPending{added, dst.reduce_op});
+    auto after = apply_step(TypedState{src_mesh, src}, add);
+    if (!after) return {};
+    std::vector<Plan> plans = reduction_seeds(src_mesh, after->type, dst_mesh, dst);
+    for (auto& plan : plans) {
+      plan.source = src;
+      plan.steps.insert(plan.steps.begin(), add);
+    }
+    return plans;
+  }
   std::vector<Plan> plans;
   for (auto& prefix : with_pre_slices(src_mesh, src, prefixes(src, dst))) {
     Plan head{src_mesh, src, prefix, std::nullopt};

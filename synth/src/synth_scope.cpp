@@ -32,10 +32,24 @@ std::optional<Error> reduction_error(const Mesh& src_mesh, const DistType& src, 
   if (!src.reduce_axes.empty() && !dst.reduce_axes.empty() && src.reduce_op != dst.reduce_op)
     return invalid_error(fmt::format("the reduction op changes from {} ({}) to {} ({})", reduce_op_name(src.reduce_op),
                                      to_string(src), reduce_op_name(dst.reduce_op), to_string(dst)));
-  for (const auto& r : dst.reduce_axes)
-    if (std::find(src.reduce_axes.begin(), src.reduce_axes.end(), r) == src.reduce_axes.end())
-      return invalid_error(fmt::format("the target {} has a pending {} over {} that the source {} does not have",
-                                       to_string(dst), reduce_op_name(dst.reduce_op), to_string(r), to_string(src)));
+  // A pending reduction the source does not have is added by add_pending (Replicate ->
+  // Partial), which needs the source to replicate over it.
+  for (std::size_t i = 0; i < dst.reduce_axes.size(); ++i) {
+    const AxisRef& r = dst.reduce_axes[i];
+    if (std::find(src.reduce_axes.begin(), src.reduce_axes.end(), r) != src.reduce_axes.end()) continue;
+    const std::string adds = fmt::format("the target {} adds a pending {} over {} (reduction axis {})", to_string(dst),
+                                         reduce_op_name(dst.reduce_op), to_string(r), i);
+    for (std::size_t d = 0; d < src.rank(); ++d)
+      for (const auto& a : src.dims[d].axes)
+        if (overlaps(a, r))
+          return invalid_error(fmt::format("{}, but dim {} of the source {} is tiled over {}; only axes the source "
+                                           "replicates can become pending",
+                                           adds, d, to_string(src), to_string(a)));
+    for (const auto& a : src.reduce_axes)
+      if (overlaps(a, r))
+        return invalid_error(
+            fmt::format("{}, which overlaps the source's pending {} in {}", adds, to_string(a), to_string(src)));
+  }
   return std::nullopt;
 }
 

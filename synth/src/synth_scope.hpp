@@ -13,7 +13,9 @@ namespace redist::synth_detail {
 
 /// Why synthesis cannot plan the pending reductions of `src` on `src_mesh` into `dst`
 /// on `dst_mesh`, if it cannot: either type invalid, different reduction ops, or a
-/// target reduction the source does not have (`invalid`); nothing when neither has one.
+/// target reduction the source does not have over an axis the source does not
+/// replicate (`invalid`; over a replicated axis add_pending adds it); nothing when
+/// neither has one.
 std::optional<Error> reduction_error(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                                      const DistType& dst);
 

@@ -1,11 +1,12 @@
 // The MPI runtime on hand-written plans: each step kind on outer, middle and inner dims,
 // permutes that change device order or are not bijections, reductions, explicit
-// lowerings (a wrong group order must give wrong data), native element formats and
-// errors. Each test runs in a job of the size its mesh needs and is skipped otherwise.
+// lowerings (a wrong group order must give wrong data), native element formats (and
+// add_pending's native identities) and errors. Each test runs in a job of the size its mesh needs and is skipped otherwise.
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,48 @@ TEST(MpiRuntime8, NativeFourByteElements) {
   std::memcpy(values.data(), out->data(), out->size());
   const auto expected = distribute(executor->target().mesh, executor->target().type)[static_cast<std::size_t>(world_rank())];
   EXPECT_EQ(std::vector<int64_t>(values.begin(), values.end()), expected.values);
+}
+
+TEST(MpiRuntime8, AddPendingFillsTheNativeIdentity) {
+  // Replicate -> Partial on native f32 (max: -inf) and s32 (min: INT32_MAX): the rank at
+  // y = 0 keeps its values, the other fills its buffer with the identity; then an
+  // all_reduce over y gives the value back on every rank, every element compared.
+  REQUIRE_RANKS(8);
+  const int rank = world_rank();
+  const bool keeps = rank % 2 == 0;  // {x:4, y:2}: y is the minor coordinate
+  {
+    const Plan plan = plan_of("mesh {x:4, y:2}\nsource f32[{x}8, 4]\nadd_pending(axes={y}, op=max)\n");
+    auto executor = Executor::create(plan, MPI_COMM_WORLD, native_format(ElemType::f32));
+    ASSERT_TRUE(executor.ok()) << executor.error().to_string();
+    const MeshData data = distribute(plan.mesh, plan.source);
+    const auto& mine = data[static_cast<std::size_t>(rank)].values;
+    const std::vector<float> narrow(mine.begin(), mine.end());
+    auto out = executor->run(copy_to_buffer(narrow.data(), narrow.size() * sizeof(float)));
+    ASSERT_TRUE(out.ok()) << out.error().to_string();
+    std::vector<float> values(out->size() / sizeof(float));
+    std::memcpy(values.data(), out->data(), out->size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+      EXPECT_EQ(values[i], keeps ? narrow[i] : -std::numeric_limits<float>::infinity()) << i;
+  }
+  {
+    const Plan plan = plan_of("mesh {x:4, y:2}\nsource s32[{x}8, 4]\nadd_pending(axes={y}, op=min)\n"
+                              "all_reduce(axes={y})\n");
+    auto executor = Executor::create(plan, MPI_COMM_WORLD, native_format(ElemType::s32));
+    ASSERT_TRUE(executor.ok()) << executor.error().to_string();
+    const MeshData data = distribute(plan.mesh, plan.source);
+    const auto& mine = data[static_cast<std::size_t>(rank)].values;
+    const std::vector<int32_t> narrow(mine.begin(), mine.end());
+    auto out = executor->run(copy_to_buffer(narrow.data(), narrow.size() * sizeof(int32_t)));
+    ASSERT_TRUE(out.ok()) << out.error().to_string();
+    std::vector<int32_t> values(out->size() / sizeof(int32_t));
+    std::memcpy(values.data(), out->data(), out->size());
+    EXPECT_EQ(values, narrow);  // min(value, INT32_MAX) on every rank
+  }
+  // bf16 has no MPI datatype to fill: refused like the reductions.
+  const Plan bf16 = plan_of("mesh {x:4, y:2}\nsource bf16[8]\nadd_pending(axes={y}, op=sum)\n");
+  auto refused = Executor::create(bf16, MPI_COMM_WORLD, native_format(ElemType::bf16));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().kind, Error::Kind::unsupported);
 }
 
 TEST(MpiRuntime8, WrongSourceSizeIsAnErrorOnEveryRank) {

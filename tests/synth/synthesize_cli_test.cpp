@@ -82,11 +82,36 @@ TEST(PlanCommand, JsonNamesTheReductionOperator) {
   EXPECT_EQ(reducing, 1);
 }
 
+TEST(PlanCommand, ReplicateToPartialIsOneAddPendingNamedInJson) {
+  const auto r = run_redist(
+      "plan --mesh '{dp:2, tp:4}' 'bf16[{dp}8, 2048, 1024]' 'bf16[{dp}8, 2048, 1024] sum{tp}' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = nlohmann::json::parse(r.output);
+  ASSERT_EQ(json["steps"].size(), 1u) << r.output;
+  const auto& step = json["steps"][0];
+  EXPECT_EQ(step["op"], "add_pending");
+  EXPECT_EQ(step["reduce_op"], "sum");
+  EXPECT_EQ(step["text"], "add_pending(axes={tp}, op=sum)");
+  EXPECT_EQ(step["type_after"], "bf16[{dp}8, 2048, 1024] sum{tp}");
+  EXPECT_EQ(step["recv_bytes_max"], "0");
+  EXPECT_EQ(json["recv_bytes_max"], "0");
+  EXPECT_EQ(json["lower_bound_bytes_max"], "0");
+  const auto moved = run_redist("plan --mesh '{dp:2, tp:4}' 'f32[{tp}8, 16]' 'f32[8, {tp}16] max{dp}' --json");
+  ASSERT_EQ(moved.exit_code, 0) << moved.output;
+  const auto two = nlohmann::json::parse(moved.output);
+  ASSERT_EQ(two["steps"].size(), 2u) << moved.output;
+  EXPECT_EQ(two["steps"][0]["reduce_op"], "max");
+  EXPECT_EQ(two["steps"][1]["op"], "all_to_all");
+  EXPECT_TRUE(two["steps"][1]["reduce_op"].is_null());
+}
+
 TEST(PlanCommand, BadReductionsExitTwoWithColumnAndReason) {
-  auto added = run_redist("plan --mesh '{x:2, y:2}' 'f32[8] sum{x}' 'f32[8] sum{x,y}'");
+  // A pending reduction added over an axis a source dim uses (not Replicate -> Partial).
+  auto added = run_redist("plan --mesh '{x:2, y:2}' 'f32[{y}8] sum{x}' 'f32[8] sum{x,y}'");
   EXPECT_EQ(added.exit_code, 2);
   EXPECT_EQ(added.output,
-            "redist: error in DST at column 14: the target adds a pending sum over y that the source does not have\n"
+            "redist: error in DST at column 14: the target adds a pending sum over y, but dim 0 of the source is "
+            "tiled over y; only axes the source replicates can become pending\n"
             "  f32[8] sum{x,y}\n"
             "               ^\n");
   auto changed = run_redist("plan --mesh '{x:2, y:2}' 'f32[8] sum{x}' 'f32[8] max{x}'");

@@ -12,6 +12,8 @@
 
 #include <numeric>
 
+#include "redist/plan/figures.hpp"
+#include "redist/synth/baselines.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
@@ -26,12 +28,16 @@ bool reducing(const Step& s) {
   return std::holds_alternative<ReduceScatter>(s.op) || std::holds_alternative<AllReduce>(s.op);
 }
 
-/// Empty when every reducing step of `plan` comes before every step other than an all_slice.
+/// A reduction or an add_pending: a step that changes the pending reductions.
+bool pending_step(const Step& s) { return reducing(s) || std::holds_alternative<AddPending>(s.op); }
+
+/// Empty when every reducing or add_pending step of `plan` comes before every step
+/// other than an all_slice.
 std::string reductions_first(const Plan& plan) {
   bool moved = false;
   for (const auto& s : plan.steps) {
-    if (reducing(s) && moved) return "a reduction after a move:\n" + to_string(plan);
-    moved = moved || (!reducing(s) && !std::holds_alternative<AllSlice>(s.op));
+    if (pending_step(s) && moved) return "a reduction or add_pending after a move:\n" + to_string(plan);
+    moved = moved || (!pending_step(s) && !std::holds_alternative<AllSlice>(s.op));
   }
   return "";
 }
@@ -55,7 +61,7 @@ TEST_P(Reductions, PlannedFirstCorrectOptimalAndProved) {
   auto plan = synthesize(mesh, src, dst);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
   EXPECT_EQ(reductions_first(*plan), "");
-  EXPECT_TRUE(std::any_of(plan->steps.begin(), plan->steps.end(), reducing)) << to_string(*plan);
+  EXPECT_TRUE(std::any_of(plan->steps.begin(), plan->steps.end(), pending_step)) << to_string(*plan);
   const BigInt bound = std::max(local_bytes(src), local_bytes(dst));
   EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, bound), "");
 
@@ -104,6 +110,55 @@ TEST(Reductions, TwoAxesToReplicatedIsOneAllReduceOverTheFlattenedGroup) {
   EXPECT_EQ(ar->axes.size(), 2u);
 }
 
+TEST(Reductions, ReplicateToPartialIsOneLocalAddPending) {
+  auto plan = plan_of("{dp:2, tp:4}", "bf16[{dp}8, 2048, 1024]", "bf16[{dp}8, 2048, 1024] sum{tp}");
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  ASSERT_EQ(plan->steps.size(), 1u) << to_string(*plan);
+  const auto* add = std::get_if<AddPending>(&plan->steps[0].op);
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->op, ReduceOp::sum);
+  EXPECT_EQ(to_string(plan->steps[0]), "add_pending(axes={tp}, op=sum)");
+  auto figures = plan_figures(*plan);
+  ASSERT_TRUE(figures.ok());
+  EXPECT_EQ(figures->recv_bytes_max, 0);
+  EXPECT_EQ(figures->recv_bytes_total, 0);
+  EXPECT_EQ(plan_cost(bytes_model(), *plan).value().time_us, 0.0);
+}
+
+TEST(Reductions, AddPendingComesBeforeTheMoves) {
+  // max over dp added, then tp moves to dim 1: add_pending first, then one all_to_all.
+  auto plan = plan_of("{dp:2, tp:4}", "f32[{tp}8, 16]", "f32[8, {tp}16] max{dp}");
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
+  EXPECT_EQ(to_string(plan->steps[0]), "add_pending(axes={dp}, op=max)");
+  EXPECT_TRUE(std::holds_alternative<AllToAll>(plan->steps[1].op)) << to_string(*plan);
+}
+
+TEST(Reductions, AllReduceThenSliceBaselineReducesWholeThenSlices) {
+  const Mesh mesh = parse_mesh("{dp:2, tp:4}").value();
+  const DistType src = parse_type("f32[{dp}8, 64, 32] sum{tp}", mesh).value();
+  const DistType dst = parse_type("f32[{dp}8, {tp}64, 32]", mesh).value();
+  ASSERT_EQ(parse_baseline("all_reduce_then_slice"), Baseline::all_reduce_then_slice);
+  EXPECT_EQ(baseline_name(Baseline::all_reduce_then_slice), "all_reduce_then_slice");
+  auto plan = baseline_plan(Baseline::all_reduce_then_slice, mesh, src, mesh, dst);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
+  EXPECT_EQ(to_string(plan->steps[0]), "all_reduce(axes={tp})");
+  EXPECT_EQ(to_string(plan->steps[1]), "all_slice(dim=1, axes={tp})");
+  // Correct on every element; the all_reduce's whole buffer peaks at the source's size.
+  EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, local_bytes(src)), "");
+  // A kept reduction stays pending; nothing to reduce is refused.
+  const DistType keep = parse_type("f32[16, 8] sum{dp,tp}", mesh).value();
+  auto kept = baseline_plan(Baseline::all_reduce_then_slice, mesh, keep, mesh,
+                            parse_type("f32[{tp}16, 8] sum{dp}", mesh).value());
+  ASSERT_TRUE(kept.ok()) << kept.error().to_string();
+  EXPECT_EQ(to_string(kept->steps[0]), "all_reduce(axes={tp})");
+  auto none = baseline_plan(Baseline::all_reduce_then_slice, mesh, dst, mesh, dst);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().kind, Error::Kind::unsupported);
+  EXPECT_NE(none.error().message.find("has no pending reduction that the target"), std::string::npos);
+}
+
 void expect_invalid(const Result<Plan>& r, const std::string& part) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, Error::Kind::invalid) << r.error().to_string();
@@ -111,9 +166,12 @@ void expect_invalid(const Result<Plan>& r, const std::string& part) {
 }
 
 TEST(Reductions, BadInputsAreInvalid) {
-  expect_invalid(plan_of("{x:2, y:2}", "f32[8, 8] sum{x}", "f32[8, 8] sum{x,y}"),
-                 "has a pending sum over y that the source");
-  expect_invalid(plan_of("{x:2, y:2}", "f32[8, 8]", "f32[8, {x}8] sum{y}"), "that the source");
+  // A pending reduction added over an axis the source tiles (add_pending needs it replicated).
+  expect_invalid(plan_of("{x:2, y:2}", "f32[{y}8, 8] sum{x}", "f32[8, 8] sum{x,y}"),
+                 "adds a pending sum over y (reduction axis 1), but dim 0 of the source");
+  expect_invalid(plan_of("{x:2, y:2}", "f32[8, {y}8]", "f32[8, {x}8] sum{y}"),
+                 "but dim 1 of the source f32[8, {y}8] is tiled over y; only axes the source replicates");
+  expect_invalid(plan_of("{x:4}", "f32[8, 8] sum{x:(1)2}", "f32[8, 8] sum{x}"), "overlaps the source's pending");
   expect_invalid(plan_of("{x:2, y:2}", "f32[8, 8] sum{x}", "f32[8, 8] max{x}"), "reduction op changes from sum");
   const Mesh mesh = parse_mesh("{x:2, y:2}").value();
   const DistType src = parse_type("f32[8, 8] sum{x}", mesh).value();
@@ -125,8 +183,9 @@ TEST(Reductions, BadInputsAreInvalid) {
 
 /// A random pair with pending reductions: a mesh of 2 to 4 axes of sizes 2 to 4; the
 /// source reduces a non-empty random set of axes (sum, max or min) and tiles the others
-/// at random; the target keeps a random subset of those reductions pending and tiles
-/// any other axis at random; every global size is a multiple of the device count.
+/// at random; the target keeps a random subset of those reductions pending, adds some
+/// of the axes the source replicates as pending (add_pending) and tiles any other axis
+/// at random; every global size is a multiple of the device count.
 rc::Gen<std::tuple<Mesh, DistType, DistType>> gen_reduction_case() {
   return rc::gen::exec([] {
     const int n = *rc::gen::inRange(2, 5);
@@ -153,10 +212,12 @@ rc::Gen<std::tuple<Mesh, DistType, DistType>> gen_reduction_case() {
     for (auto i : idx) {
       const AxisRef& a = axes[i];
       const bool reduce = src.reduce_axes.empty() || *rc::gen::inRange(0, 3) == 0;
+      int where = -1;
       if (reduce) src.reduce_axes.push_back(a);
-      else if (int where = *rc::gen::inRange(-1, rank); where >= 0)
+      else if (where = *rc::gen::inRange(-1, rank); where >= 0)
         src.dims[static_cast<std::size_t>(where)].axes.push_back(a);
-      if (reduce && *rc::gen::inRange(0, 4) == 0) {
+      // Kept pending; or, replicated in the source, added by add_pending (Replicate -> Partial).
+      if ((reduce || where < 0) && *rc::gen::inRange(0, 4) == 0) {
         dst.reduce_axes.push_back(a);
         continue;
       }

@@ -196,8 +196,9 @@ void add_plan_command(CLI::App& app, int& exit_code) {
   add_notation_options(*cmd);
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'")->required();
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();
-  cmd->add_option("--baseline", args->baseline, "Build a baseline plan instead: gather_then_slice or xla_style")
-      ->check(CLI::IsMember({"gather_then_slice", "xla_style"}));
+  cmd->add_option("--baseline", args->baseline, "Build a baseline plan instead: gather_then_slice, xla_style or "
+                  "all_reduce_then_slice (pending reductions)")
+      ->check(CLI::IsMember({"gather_then_slice", "xla_style", "all_reduce_then_slice"}));
   cmd->add_option("--budget", args->budget,
                   "Per-device memory budget in bytes, e.g. 4096, 64KiB, 1GB (default: max of source and target)");
   cmd->add_flag("--json", args->json, "Print one JSON object (docs/cli.md; byte figures as decimal strings)");

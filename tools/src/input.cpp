@@ -43,8 +43,9 @@ std::size_t reduction_column(const std::string& text, const DistType& type, cons
   return at == std::string::npos ? clause : at;
 }
 
-/// Reports a target reduction the source lacks, or a changed op, at its column in
-/// `dst_text` (synthesis refuses both too, without a column).
+/// Reports a target reduction the source lacks over an axis the source does not
+/// replicate, or a changed op, at its column in `dst_text` (synthesis refuses both too,
+/// without a column).
 bool reductions_fit(const DistType& src, const DistType& dst, const std::string& dst_text) {
   if (!src.reduce_axes.empty() && !dst.reduce_axes.empty() && src.reduce_op != dst.reduce_op) {
     report_error("DST", dst_text,
@@ -58,9 +59,22 @@ bool reductions_fit(const DistType& src, const DistType& dst, const std::string&
       return s.name == r.name && s.pre == r.pre && s.size == r.size;
     });
     if (had) continue;
+    // Added over an axis the source replicates: add_pending (Replicate -> Partial).
+    std::string why;
+    for (std::size_t d = 0; d < src.rank() && why.empty(); ++d)
+      for (const auto& a : src.dims[d].axes)
+        if (overlaps(a, r)) {
+          why = fmt::format(", but dim {} of the source is tiled over {}; only axes the source replicates can "
+                            "become pending",
+                            d, to_string(a));
+          break;
+        }
+    for (const auto& a : src.reduce_axes)
+      if (why.empty() && overlaps(a, r)) why = fmt::format(", which overlaps the source's pending {}", to_string(a));
+    if (why.empty()) continue;
     report_error("DST", dst_text,
-                 invalid_error(fmt::format("the target adds a pending {} over {} that the source does not have",
-                                           reduce_op_name(dst.reduce_op), to_string(r)),
+                 invalid_error(fmt::format("the target adds a pending {} over {}{}", reduce_op_name(dst.reduce_op),
+                                           to_string(r), why),
                                reduction_column(dst_text, dst, &r)));
     return false;
   }

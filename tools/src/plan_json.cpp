@@ -60,13 +60,17 @@ nlohmann::json plan_json(const Plan& plan, const std::vector<TypedState>& states
   out["steps"] = nlohmann::json::array();
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
     const StepFigures& s = f.steps[k];
-    // The reduction operator of a reduce_scatter / all_reduce (the type's before it).
+    // The reduction operator of a reduce_scatter / all_reduce (the type's before it)
+    // or of an add_pending (the type's after it).
     const DistType& before = k == 0 ? plan.source : states[k - 1].type;
     const bool reducing = std::holds_alternative<ReduceScatter>(plan.steps[k].op) ||
                           std::holds_alternative<AllReduce>(plan.steps[k].op);
+    const bool adding = std::holds_alternative<AddPending>(plan.steps[k].op);
+    const DistType& with_op = adding ? states[k].type : before;
     nlohmann::json step = {{"op", std::string(s.op)},
-                           {"reduce_op", reducing ? nlohmann::json(std::string(reduce_op_name(before.reduce_op)))
-                                                  : nlohmann::json(nullptr)},
+                           {"reduce_op", reducing || adding
+                                             ? nlohmann::json(std::string(reduce_op_name(with_op.reduce_op)))
+                                             : nlohmann::json(nullptr)},
                            {"text", to_string(plan.steps[k])},
                            {"type_after", to_string(states[k].type)},
                            {"local_bytes_after", to_decimal(s.local_bytes_after)},

@@ -44,6 +44,13 @@ Status check_tables(const LoweredStep& step) {
                                      ", which is not a reduction axis of " + to_string(step.before.type));
             }
           }
+          if constexpr (std::is_same_v<Op, LoweredAddPending>) {
+            // The live-path count of G1 (query_correct.cpp) needs the symbolic groups.
+            if (s.group.table) return invalid_error("add_pending takes no explicit groups");
+            if (s.group.size != product_of_sizes(s.group.axes))
+              return invalid_error("the add_pending group size " + std::to_string(s.group.size) + " is not the product " +
+                                   std::to_string(product_of_sizes(s.group.axes)) + " of its axes' sizes");
+          }
           if constexpr (std::is_same_v<Op, LoweredSlice>) {
             if (s.offsets && static_cast<int64_t>(s.offsets->size()) != n)
               return invalid_error("the offsets table has " + std::to_string(s.offsets->size()) + " entries for " +
@@ -101,7 +108,9 @@ CheckReport run_queries(const LoweredPlan& plan, const TypedState& target, const
   report.memory = smt::prove_memory(plan, target, options.budget_bytes, options);
   report.correct = smt::prove_correct(plan, target, options);
   report.no_peak = smt::prove_no_peak(plan, target, options);
-  const bool reduction = !plan.source.type.reduce_axes.empty() || std::any_of(plan.steps.begin(), plan.steps.end(), smt::reduces);
+  const bool reduction = !plan.source.type.reduce_axes.empty() ||
+                         std::any_of(plan.steps.begin(), plan.steps.end(),
+                                     [](const LoweredStep& s) { return smt::reduces(s) || smt::adds_pending(s); });
   if (report.correct.verdict != Verdict::proved) {
     report.tight = not_posed("not posed: transfers are measured only for a correct plan");
   } else if (has_padding(plan.source.type) || has_padding(target.type)) {

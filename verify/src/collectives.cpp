@@ -1,5 +1,7 @@
 #include "collectives.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "buffer_ops.hpp"
@@ -87,6 +89,25 @@ MeshData all_reduce(const DeviceGroups& groups, const MeshData& data, ReduceOp o
     const LocalBuffer reduced = reduce_elementwise(op, member_buffers(group, data));
     for (int64_t d : group) out[static_cast<std::size_t>(d)] = reduced;
   }
+  return out;
+}
+
+int64_t identity(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::max: return std::numeric_limits<int64_t>::min();
+    case ReduceOp::min: return std::numeric_limits<int64_t>::max();
+    case ReduceOp::sum: break;
+  }
+  return 0;
+}
+
+MeshData add_pending(const DeviceGroups& groups, const MeshData& data, ReduceOp op) {
+  MeshData out = data;
+  for (const auto& group : groups)
+    for (std::size_t i = 1; i < group.size(); ++i) {
+      auto& values = out[static_cast<std::size_t>(group[i])].values;
+      std::fill(values.begin(), values.end(), identity(op));
+    }
   return out;
 }
 

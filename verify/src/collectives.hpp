@@ -37,4 +37,11 @@ MeshData reduce_scatter(const DeviceGroups& groups, const MeshData& data, std::s
 /// Each group's buffers reduced elementwise by `op`; every member gets the result.
 MeshData all_reduce(const DeviceGroups& groups, const MeshData& data, ReduceOp op);
 
+/// The identity of `op` on the interpreter's int64 values: 0, the lowest, the highest.
+int64_t identity(ReduceOp op);
+
+/// Member 0 of each group keeps its buffer; every other member's buffer is filled with
+/// the identity of `op` (add_pending).
+MeshData add_pending(const DeviceGroups& groups, const MeshData& data, ReduceOp op);
+
 }  // namespace redist::interp

@@ -93,6 +93,7 @@ MeshData execute(const StepOp& op, const DeviceGroups& groups, const DevicePairs
   if (const auto* s = std::get_if<ReduceScatter>(&op))
     return interp::reduce_scatter(groups, data, at(s->dim), reduce_op);
   if (std::holds_alternative<AllReduce>(op)) return interp::all_reduce(groups, data, reduce_op);
+  if (const auto* s = std::get_if<AddPending>(&op)) return interp::add_pending(groups, data, s->op);
   return interp::collective_permute(pairs, data);
 }
 

@@ -9,6 +9,10 @@
 // is one PATH; the paths of one element must reach the source's summands of it each
 // once: a second path B must not reach the same summand (injectivity, proved by Z3),
 // and the number of paths must equal the number of summands (a product of sizes).
+// An add_pending step relates only the member 0 of each of its groups (the others hold
+// the identity, which combines nothing): exactly one path in g through it is live, since
+// the pending axes' coordinates stay free until a reduction or the target picks them,
+// so the live paths are the paths over the product of add_pending group sizes.
 
 #include <optional>
 #include <string>
@@ -51,11 +55,29 @@ int64_t reduced_paths(const LoweredPlan& plan) {
   return paths;
 }
 
-/// The reduction op of a reducing step.
+/// Product of the group sizes of the add_pending steps: one path in this many is live.
+int64_t pending_groups(const LoweredPlan& plan) {
+  int64_t groups = 1;
+  for (const auto& step : plan.steps)
+    if (const auto* p = std::get_if<LoweredAddPending>(&step.op)) groups *= p->group.size;
+  return groups;
+}
+
+/// The reduction op of a reducing or add_pending step.
 std::optional<ReduceOp> op_of(const LoweredStep& step) {
   if (const auto* r = std::get_if<LoweredReduceScatter>(&step.op)) return r->op;
   if (const auto* r = std::get_if<LoweredAllReduce>(&step.op)) return r->op;
+  if (const auto* r = std::get_if<LoweredAddPending>(&step.op)) return r->op;
   return std::nullopt;
+}
+
+/// The op of the plan's reductions: the source's when it has pending axes, else the
+/// first add_pending's (sum when there is none).
+ReduceOp plan_op(const LoweredPlan& plan) {
+  if (!plan.source.type.reduce_axes.empty()) return plan.source.type.reduce_op;
+  for (const auto& step : plan.steps)
+    if (const auto* p = std::get_if<LoweredAddPending>(&step.op)) return p->op;
+  return ReduceOp::sum;
 }
 
 /// A fault visible without the solver: a collective that does not make the buffer
@@ -74,20 +96,24 @@ std::optional<Counterexample> structural_fault(const LoweredPlan& plan, const Ty
                               shape_text(local_shape(step.before.type)) + ", but the type after the step has " +
                               shape_text(declared));
     }
-    if (auto op = op_of(step); op && *op != plan.source.type.reduce_op)
+    if (auto op = op_of(step); op && *op != plan_op(plan))
       return every_device(step.after.mesh, static_cast<int>(k + 1),
                           std::string(lowered_name(step.op)) + " combines with " + std::string(reduce_op_name(*op)) +
-                              " but the pending reduction is " +
-                              std::string(reduce_op_name(plan.source.type.reduce_op)));
+                              " but the pending reduction is " + std::string(reduce_op_name(plan_op(plan))));
   }
+  if (!target.type.reduce_axes.empty() && target.type.reduce_op != plan_op(plan))
+    return every_device(target.mesh, static_cast<int>(plan.steps.size()),
+                        "the target reduces with " + std::string(reduce_op_name(target.type.reduce_op)) +
+                            " but the plan's pending reduction is " + std::string(reduce_op_name(plan_op(plan))));
   const TypedState& last = state_after(plan, plan.steps.size());
   if (local_shape(last.type) != local_shape(target.type))
     return every_device(target.mesh, static_cast<int>(plan.steps.size()),
                         "the plan ends with local shape " + shape_text(local_shape(last.type)) +
                             " but the target has " + shape_text(local_shape(target.type)));
   const int64_t summands = product_of_sizes(plan.source.type.reduce_axes);
-  const int64_t paths = reduced_paths(plan) * product_of_sizes(target.type.reduce_axes);
-  if (paths < summands) {  // every element lacks summands: name the first one
+  const int64_t all_paths = reduced_paths(plan) * product_of_sizes(target.type.reduce_axes);
+  const int64_t paths = all_paths / pending_groups(plan);  // the live ones
+  if (all_paths < summands * pending_groups(plan)) {  // every element lacks summands: name the first one
     Counterexample ce = every_device(target.mesh, 0,
                                      "each target element combines " + std::to_string(paths) +
                                          " values but the source holds " + std::to_string(summands) +
@@ -249,7 +275,8 @@ PropertyResult prove_correct(const LoweredPlan& plan, const TypedState& target, 
   // Reductions: a second path B of the same logical target element must not reach the
   // summand path A reaches (same global index, same coordinates on the source's
   // reduction axes) unless it is path A.
-  const bool reduction = !plan.source.type.reduce_axes.empty() || reduced_paths(plan) > 1;
+  const bool reduction = !plan.source.type.reduce_axes.empty() || !target.type.reduce_axes.empty() ||
+                         reduced_paths(plan) > 1 || pending_groups(plan) > 1;
   std::optional<Path> b;
   z3::expr doubled = q.ctx().bool_val(false);
   if (reduction) {

@@ -1,5 +1,6 @@
 // G3b for plans with pending reductions (docs/checker.md "G3b with reductions"). The
-// reducing steps must come first (after all_slices only, which receive nothing) and
+// reducing steps must come first (after all_slices and add_pendings only, which
+// receive nothing) and
 // leave exactly the reductions the target keeps;
 // the rest of the plan (no reductions left to do) is posed to Z3 as the usual tight
 // query (query_transfers.cpp), and the reducing prefix is measured from its lowering:
@@ -38,9 +39,10 @@ DistType dims_only(DistType type) {
 PropertyResult prove_tight_reducing(const LoweredPlan& plan, const TypedState& target, const CheckOptions& options) {
   std::size_t p = 0;
   while (p < plan.steps.size() &&
-         (reduces(plan.steps[p]) || std::holds_alternative<LoweredSlice>(plan.steps[p].op)))
+         (reduces(plan.steps[p]) || adds_pending(plan.steps[p]) || std::holds_alternative<LoweredSlice>(plan.steps[p].op)))
     ++p;
-  if (std::any_of(plan.steps.begin() + static_cast<std::ptrdiff_t>(p), plan.steps.end(), reduces))
+  if (std::any_of(plan.steps.begin() + static_cast<std::ptrdiff_t>(p), plan.steps.end(),
+                  [](const LoweredStep& s) { return reduces(s) || adds_pending(s); }))
     return with(Verdict::unknown, "unsupported: transfers are measured only when the reducing steps come first");
   const TypedState& mid = p ? plan.steps[p - 1].after : plan.source;
   if (mid.type.reduce_axes.size() != target.type.reduce_axes.size())

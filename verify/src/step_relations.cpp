@@ -98,6 +98,14 @@ struct Relate {
   z3::expr operator()(const LoweredAllReduce& s) const {
     return enc.same_group(s.group, b.device, a.device) && equal_except(enc, b, a, {});
   }
+  // add_pending: the same device keeps its element when it is member 0 of its group;
+  // elsewhere the element is the identity of the op, which combines nothing, so no
+  // location before the step relates to it:
+  //   b = a (device), b.l = a.l, m(a) = 0.
+  z3::expr operator()(const LoweredAddPending& s) const {
+    return enc.same(b.device, a.device) && enc.member_index(s.group, a.device) == enc.num(0) &&
+           equal_except(enc, b, a, {});
+  }
 };
 
 struct Stay {
@@ -131,6 +139,7 @@ struct Stay {
     return l;
   }
   std::vector<z3::expr> operator()(const LoweredAllReduce&) const { return b.index; }
+  std::vector<z3::expr> operator()(const LoweredAddPending&) const { return b.index; }
 };
 
 }  // namespace
@@ -177,10 +186,14 @@ std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step) {
   return shape;
 }
 
-bool communicates(const LoweredStep& step) { return !std::holds_alternative<LoweredSlice>(step.op); }
+bool communicates(const LoweredStep& step) {
+  return !std::holds_alternative<LoweredSlice>(step.op) && !std::holds_alternative<LoweredAddPending>(step.op);
+}
 
 bool reduces(const LoweredStep& step) {
   return std::holds_alternative<LoweredReduceScatter>(step.op) || std::holds_alternative<LoweredAllReduce>(step.op);
 }
+
+bool adds_pending(const LoweredStep& step) { return std::holds_alternative<LoweredAddPending>(step.op); }
 
 }  // namespace redist::smt

@@ -32,10 +32,14 @@ std::vector<z3::expr> stay_index(Encoding& enc, const LoweredStep& step, const L
 /// a reduce_scatter's split does not divide evenly.
 std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step);
 
-/// True when the step moves data between devices (every kind but all_slice).
+/// True when the step moves data between devices (every kind but all_slice and
+/// add_pending).
 bool communicates(const LoweredStep& step);
 
 /// True for reduce_scatter and all_reduce.
 bool reduces(const LoweredStep& step);
+
+/// True for add_pending (local: it makes replicated axes pending).
+bool adds_pending(const LoweredStep& step);
 
 }  // namespace redist::smt

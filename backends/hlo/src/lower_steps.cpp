@@ -3,7 +3,8 @@
 // dynamic-slice); a gather on a padded dim -> all-gather then a dynamic-slice dropping
 // the padding; an all-to-all between two dims -> (pad,) reshape, all-to-all, transpose,
 // reshape (as XLA does) (, dynamic-slice); a permute -> one collective-permute per
-// round of distinct sources.
+// round of distinct sources; an add_pending -> a select between the buffer and the
+// op's identity by a per-partition flag.
 
 #include "lower_steps.hpp"
 
@@ -120,6 +121,20 @@ ValueId lower(Builder& b, const LoweredStep& step, const LoweredAllReduce& ar, V
   if (ar.group.size == 1) return value;
   return b.add(AllReduce{group_table(ar.group, step.before.mesh), b.next_channel(), ar.op}, {value},
                TensorType{step.after.type.elem, after_shape(step)});
+}
+
+/// Member 0 of each group keeps its buffer, the others take the op's identity:
+/// select(broadcast(keep[partition id] != 0), value, broadcast(identity)).
+ValueId lower(Builder& b, const LoweredStep& step, const LoweredAddPending& add, ValueId value) {
+  if (add.group.size == 1) return value;
+  std::vector<int64_t> keep(static_cast<std::size_t>(b.program().num_partitions), 0);
+  for (const auto& group : group_table(add.group, step.before.mesh)) keep[static_cast<std::size_t>(group.front())] = 1;
+  const TensorType type = b.type_of(value);
+  const ValueId flag = b.add(Convert{}, {b.lookup(keep)}, TensorType{ElemType::pred, {}});
+  const ValueId mask = b.add(Broadcast{}, {flag}, TensorType{ElemType::pred, type.shape});
+  const ValueId identity = b.add(Identity{add.op}, {}, TensorType{type.elem, {}});
+  const ValueId fill = b.add(Broadcast{}, {identity}, type);
+  return b.add(Select{}, {mask, value, fill}, type);
 }
 
 }  // namespace

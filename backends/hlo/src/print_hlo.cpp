@@ -92,6 +92,11 @@ struct Spell {
     return call("all-reduce") + ", " + channel_attr(r.channel) + ", " + groups_attr(r.groups) +
            ", use_global_device_ids=true, to_apply=" + reducer_name(r.reducer, instr.type.elem);
   }
+  std::string operator()(const Identity& i) const {
+    return "constant(" + identity_literal(i.op, instr.type.elem, false) + ")";
+  }
+  std::string operator()(const Broadcast&) const { return call("broadcast") + ", dimensions={}"; }
+  std::string operator()(const Select&) const { return call("select"); }
 };
 
 /// (reducer, element type) of every all-reduce and reduce-scatter, each once.

@@ -128,6 +128,15 @@ struct Spell {
     return generic("all_reduce", channel_attr(r.channel) + ", " + groups_attr(r.groups) + ", use_global_device_ids",
                    region(r.reducer, instr.type.elem));
   }
+  std::string operator()(const Identity& i) const {
+    return "stablehlo.constant dense<" + identity_literal(i.op, instr.type.elem, true) + "> : " + tensor(instr.type);
+  }
+  std::string operator()(const Broadcast&) const {
+    return "stablehlo.broadcast_in_dim " + operand(0) + ", dims = []" + signature();
+  }
+  std::string operator()(const Select&) const {
+    return "stablehlo.select " + join(instr.operands, ", ", name) + signature();
+  }
 };
 
 }  // namespace

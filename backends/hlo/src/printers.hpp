@@ -15,6 +15,10 @@ std::string print_stablehlo(const Program& program);
 /// The program as a classic HLO module with one ENTRY computation.
 std::string print_hlo(const Program& program);
 
+/// The literal of the identity of `op` in `elem` (identity_literal.cpp): classic HLO
+/// spells infinities `inf` / `-inf`, MLIR (`mlir` true) as the bit pattern in hex.
+std::string identity_literal(ReduceOp op, ElemType elem, bool mlir);
+
 /// `values` joined by `sep`, each written by `write`.
 template <class T, class Write>
 std::string join(const std::vector<T>& values, const std::string& sep, Write write) {

@@ -81,8 +81,20 @@ struct AllReduce {
   ReduceOp reducer = ReduceOp::sum;
 };
 
+/// The scalar identity of `op` in the result's element type: 0 for sum, the lowest
+/// value (-inf for floats) for max, the highest (+inf) for min; false / true for pred.
+struct Identity {
+  ReduceOp op = ReduceOp::sum;
+};
+/// operand: a scalar, copied into every entry of the result's shape.
+struct Broadcast {};
+/// operands: a pred array, then two arrays of the result type: per entry the second
+/// operand where the pred is true, else the third.
+struct Select {};
+
 using InstrOp = std::variant<CustomCall, Reshape, Transpose, Concatenate, Constant, PartitionId, Convert,
-                             DynamicSlice, Pad, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce>;
+                             DynamicSlice, Pad, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce,
+                             Identity, Broadcast, Select>;
 
 struct Instruction {
   InstrOp op;

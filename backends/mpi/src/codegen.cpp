@@ -45,6 +45,16 @@ std::string mpi_op_name(ReduceOp op) {
   return "MPI_SUM";
 }
 
+/// The identity of `op` on int64 values as a C++ expression: 0, INT64_MIN, INT64_MAX.
+std::string int64_identity(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum: return "0";
+    case ReduceOp::max: return "INT64_MIN";
+    case ReduceOp::min: return "INT64_MAX";
+  }
+  return "0";
+}
+
 /// Writes the program text, section by section.
 class ProgramWriter {
  public:
@@ -140,7 +150,7 @@ class ProgramWriter {
   /// One communicator per distinct grouping of the group steps, split once.
   void communicators() {
     for (const auto& s : program_.steps) {
-      if (s.kernel == Kernel::permute || s.kernel == Kernel::all_slice) continue;
+      if (s.kernel == Kernel::permute || s.kernel == Kernel::all_slice || s.kernel == Kernel::add_pending) continue;
       if (groupings_.contains({s.color, s.key})) continue;
       const std::string name = fmt::format("group{}", groupings_.size());
       groupings_[{s.color, s.key}] = name;
@@ -160,7 +170,7 @@ class ProgramWriter {
     out_ << "\n  // Step " << k + 1 << ": " << s.text << "\n"
          << "  {\n"
          << "    kernels::Buffer out;\n";
-    if (s.kernel != Kernel::permute && s.kernel != Kernel::all_reduce)
+    if (s.kernel != Kernel::permute && s.kernel != Kernel::all_reduce && s.kernel != Kernel::add_pending)
       out_ << "    static constexpr int64_t kShape[] = " << brace_list(s.shape) << ";\n";
     std::string call;
     switch (s.kernel) {
@@ -189,6 +199,12 @@ class ProgramWriter {
       case Kernel::all_reduce:
         call = fmt::format("kernels::all_reduce({}.get(), shard, MPI_INT64_T, kElemBytes, {})", group(s),
                            mpi_op_name(s.op));
+        break;
+      case Kernel::add_pending:
+        // Member 0 of each group keeps its values, the others the int64 identity.
+        out_ << "    static constexpr int kKey[kDevices] = " << brace_list(s.key) << ";\n"
+             << "    static constexpr int64_t kIdentity = " << int64_identity(s.op) << ";\n";
+        call = "kernels::add_pending(shard, kKey[rank] == 0, &kIdentity, kElemBytes, out)";
         break;
     }
     out_ << "    program::require(" << call << ", rank, " << what << ");\n";

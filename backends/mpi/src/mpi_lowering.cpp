@@ -98,6 +98,11 @@ struct Materializer {
     step.op = s.op;
     return groups(s.group);
   }
+  Status operator()(const LoweredAddPending& s) const {
+    step.kernel = Kernel::add_pending;
+    step.op = s.op;
+    return groups(s.group);
+  }
 
   const Mesh& mesh() const { return lowered.before.mesh; }
   Status groups(const GroupSpec& spec) const {

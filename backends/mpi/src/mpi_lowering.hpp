@@ -15,7 +15,7 @@
 
 namespace redist::mpi {
 
-enum class Kernel { all_slice, all_gather, all_to_all, permute, reduce_scatter, all_reduce };
+enum class Kernel { all_slice, all_gather, all_to_all, permute, reduce_scatter, all_reduce, add_pending };
 
 /// One step as the MPI kernels run it.
 struct MpiStep {
@@ -30,7 +30,7 @@ struct MpiStep {
   int64_t keep = 1;            // all_to_all: elements of the concatenation kept (less: a padded tail)
   ReduceOp op = ReduceOp::sum;
   /// Group kernels: per device, the index of its group (the MPI_Comm_split color) and
-  /// its member position in that group (the key).
+  /// its member position in that group (the key; add_pending: key 0 keeps its values).
   std::vector<int> color, key;
   /// all_slice: per device, the first element it keeps along the dim.
   std::vector<int64_t> offset;

@@ -36,7 +36,9 @@ Result<std::size_t> shard_bytes(const DistType& type, ElementFormat format) {
 /// True when some step of `program` combines values (needs an MPI datatype).
 bool reduces(const MpiProgram& program) {
   for (const auto& step : program.steps)
-    if (step.kernel == Kernel::reduce_scatter || step.kernel == Kernel::all_reduce) return true;
+    if (step.kernel == Kernel::reduce_scatter || step.kernel == Kernel::all_reduce ||
+        step.kernel == Kernel::add_pending)
+      return true;
   return false;
 }
 
@@ -76,6 +78,11 @@ struct Executor::State {
         const int rc = kernels::all_reduce(group, in, format.datatype, bytes, reduce_op_of(step.op, format.datatype));
         out = std::move(in);
         return rc;
+      }
+      case Kernel::add_pending: {
+        const auto identity = identity_bytes(step.op, format.datatype);
+        if (static_cast<int64_t>(identity.size()) != bytes) return MPI_ERR_TYPE;
+        return kernels::add_pending(in, step.key[r] == 0, identity.data(), bytes, out);
       }
     }
     return MPI_ERR_OTHER;
@@ -125,7 +132,7 @@ Result<Executor> Executor::create(const Plan& plan, MPI_Comm comm, ElementFormat
   std::map<std::pair<std::vector<int>, std::vector<int>>, int> known;
   const auto r = static_cast<std::size_t>(state->rank);
   for (const auto& step : state->program.steps) {
-    if (step.kernel == Kernel::permute || step.kernel == Kernel::all_slice) {
+    if (step.kernel == Kernel::permute || step.kernel == Kernel::all_slice || step.kernel == Kernel::add_pending) {
       state->step_comm.push_back(-1);
       continue;
     }

@@ -102,8 +102,16 @@ struct LoweredAllReduce {
   bool operator==(const LoweredAllReduce&) const = default;
 };
 
+/// Local: the device that is member 0 of its group (coordinates 0 on every group axis)
+/// keeps its buffer, every other device fills it with the identity of `op`.
+struct LoweredAddPending {
+  GroupSpec group;
+  ReduceOp op = ReduceOp::sum;
+  bool operator==(const LoweredAddPending&) const = default;
+};
+
 using LoweredOp = std::variant<LoweredSlice, LoweredGather, LoweredAllToAll, LoweredPermute,
-                               LoweredReduceScatter, LoweredAllReduce>;
+                               LoweredReduceScatter, LoweredAllReduce, LoweredAddPending>;
 
 /// One lowered step with the declared states around it (types and meshes), whose
 /// local shapes are the buffer shapes the step reads and writes.

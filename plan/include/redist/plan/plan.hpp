@@ -51,7 +51,19 @@ struct AllReduce {
   bool operator==(const AllReduce&) const = default;
 };
 
-using StepOp = std::variant<AllSlice, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce>;
+/// Add replicated `axes` as pending reduction axes with operator `op` (DTensor's
+/// Replicate -> Partial): a local step. The device whose coordinates on `axes` are all
+/// 0 keeps its value, every other device holds the identity of `op` (0 for sum, the
+/// lowest value for max, the highest for min), so the reduction over `axes` is the
+/// value again.
+struct AddPending {
+  std::vector<AxisRef> axes;
+  ReduceOp op = ReduceOp::sum;
+  bool operator==(const AddPending&) const = default;
+};
+
+using StepOp =
+    std::variant<AllSlice, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce, AddPending>;
 
 /// Physical device ids of each group, members in order (lowered form).
 using DeviceGroups = std::vector<std::vector<int64_t>>;

@@ -8,6 +8,7 @@
 //   all_slice(dim=0, axes={z})
 //   reduce_scatter(dim=0, axes={z})
 //   all_reduce(axes={z})
+//   add_pending(axes={z}, op=sum)
 //   target f32[...]
 // Blank lines and `#` comments are ignored.
 

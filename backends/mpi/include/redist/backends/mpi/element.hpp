@@ -3,6 +3,9 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+#include <vector>
+
 #include "redist/core/dist_type.hpp"
 #include "redist/core/elem_type.hpp"
 
@@ -27,5 +30,10 @@ ElementFormat int64_format();
 /// The MPI reduction for `op` on `datatype`: MPI_SUM/MPI_MAX/MPI_MIN; on MPI_C_BOOL (pred)
 /// logical or for sum and max (XLA's add on pred) and logical and for min.
 MPI_Op reduce_op_of(ReduceOp op, MPI_Datatype datatype);
+
+/// The bytes of the identity of `op` on `datatype` as stored natively (0; for max the
+/// lowest value, -inf for floats, false for MPI_C_BOOL; for min the highest, +inf,
+/// true): what add_pending fills. Empty for a datatype without a known identity.
+std::vector<std::byte> identity_bytes(ReduceOp op, MPI_Datatype datatype);
 
 }  // namespace redist::mpi

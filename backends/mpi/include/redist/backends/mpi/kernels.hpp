@@ -246,6 +246,20 @@ inline int reduce_scatter(MPI_Comm comm, const Buffer& in, DimView v, int64_t pa
   return MPI_Reduce_scatter_block(send->data(), out.data(), static_cast<int>(count), type, op, comm);
 }
 
+/// add_pending: `out` takes over `in` when this rank keeps its values (`keep`), else
+/// holds `in.size()` bytes of copies of the `elem_bytes` bytes at `identity` (the
+/// reduction's identity). Local; returns MPI_SUCCESS.
+inline int add_pending(Buffer& in, bool keep, const void* identity, int64_t elem_bytes, Buffer& out) {
+  if (keep) {
+    out = std::move(in);
+    return MPI_SUCCESS;
+  }
+  out = Buffer(in.size());
+  const auto step = static_cast<std::size_t>(elem_bytes);
+  for (std::size_t at = 0; at + step <= out.size(); at += step) std::memcpy(out.data() + at, identity, step);
+  return MPI_SUCCESS;
+}
+
 /// all_reduce: reduces the buffers of the members of `comm` elementwise with `op` over
 /// `type` (`elem_bytes` each), in place. Returns an MPI error code.
 inline int all_reduce(MPI_Comm comm, Buffer& buffer, MPI_Datatype type, int64_t elem_bytes, MPI_Op op) {
