@@ -1,0 +1,65 @@
+// The checker on inputs that grow: plans of 128 steps (the plans of bench/long_plan.py)
+// and explicit group tables that are not regular, at the default timeout. Verdicts are
+// asserted, never times (those are in docs/results.md); a verdict of unknown fails.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "checker_support.hpp"
+
+namespace redist::testing {
+namespace {
+
+/// The plan of bench/long_plan.py: `steps` steps round a cycle of three all_to_alls and
+/// a permute on {x:2, y:2, z:2}; step `wrong` (an all_to_all over x) gets a group table
+/// with one group's members swapped.
+std::string long_plan(int steps, int wrong = 0) {
+  static const char* const kCycle[4][2] = {
+      {"all_to_all(src=0, dst=1, axes={x}%)", "f32[32, {y,x}32, {z}32]"},
+      {"all_to_all(src=2, dst=0, axes={z}%)", "f32[{z}32, {y,x}32, 32]"},
+      {"all_to_all(src=1, dst=2, axes={x}%)", "f32[{z}32, {y}32, {x}32]"},
+      {"collective_permute(to=f32[{x}32, {y}32, {z}32]%)", "f32[{x}32, {y}32, {z}32]"}};
+  std::string text = "mesh {x:2, y:2, z:2}\nsource f32[{x}32, {y}32, {z}32]\n";
+  std::string last = "f32[{x}32, {y}32, {z}32]";
+  for (int k = 1; k <= steps; ++k) {
+    std::string step = kCycle[(k - 1) % 4][0];
+    step.replace(step.find('%'), 1, k == wrong ? ", groups=[[4,0],[1,5],[2,6],[3,7]]" : "");
+    text += step + "\n";
+    last = kCycle[(k - 1) % 4][1];
+  }
+  return text + "target " + last + "\n";
+}
+
+TEST(CheckerScale, PlanOf128StepsIsVerified) {
+  const auto r = check_text(long_plan(128));
+  EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
+  EXPECT_EQ(r.memory.verdict, Verdict::proved) << r.memory.detail;
+  EXPECT_EQ(r.no_peak.verdict, Verdict::proved) << r.no_peak.detail;
+  // Every all_to_all sends on what the one before received: excess, with a lost arrival.
+  EXPECT_EQ(r.transfers, Transfers::excess) << r.tight.detail;
+  ASSERT_TRUE(r.tight.counterexample);
+  EXPECT_NE(r.tight.counterexample->reason.find("loses it in step"), std::string::npos) << r.tight.detail;
+  EXPECT_EQ(r.peak_local_bytes, 16384);
+  EXPECT_EQ(r.bound_bytes, 16384);
+  EXPECT_TRUE(r.verified());
+}
+
+TEST(CheckerScale, PlanOf128StepsWithOneWrongStepIsRefutedAndConfirmed) {
+  const std::string text = long_plan(128, 65);
+  const auto r = check_text(text);
+  ASSERT_EQ(r.correct.verdict, Verdict::refuted) << r.correct.detail;
+  ASSERT_TRUE(r.correct.counterexample);
+  const Counterexample& ce = *r.correct.counterexample;
+  EXPECT_EQ(ce.step, 65) << ce.to_string();
+  ASSERT_TRUE(ce.actual_global);
+  EXPECT_NE(*ce.actual_global, ce.expected_global);
+  const Plan plan = plan_of(text);
+  EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
+  EXPECT_EQ(r.memory.verdict, Verdict::proved) << r.memory.detail;
+  EXPECT_EQ(r.transfers, Transfers::unknown);  // not posed for a wrong plan
+  EXPECT_FALSE(r.verified());
+}
+
+}  // namespace
+}  // namespace redist::testing
