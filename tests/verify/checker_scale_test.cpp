@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "checker_support.hpp"
 
@@ -59,6 +62,58 @@ TEST(CheckerScale, PlanOf128StepsWithOneWrongStepIsRefutedAndConfirmed) {
   EXPECT_EQ(r.memory.verdict, Verdict::proved) << r.memory.detail;
   EXPECT_EQ(r.transfers, Transfers::unknown);  // not posed for a wrong plan
   EXPECT_FALSE(r.verified());
+}
+
+/// The plan of bench/irregular_plan.py: on {x:4, y:devices/4}, f32[{x}64, 16] gathered
+/// over x by a table whose group g has member i = device (i, p_i(g)), p_i random
+/// permutations of y (p_0 the identity): irregular, and right since member i holds
+/// block i. `wrong`: group 0's first two members swapped.
+std::string irregular_gather(int64_t devices, bool wrong) {
+  const int64_t ys = devices / 4;
+  std::mt19937 rng(15);
+  std::vector<std::vector<int64_t>> perms(4);
+  for (auto& p : perms) {
+    p.resize(static_cast<std::size_t>(ys));
+    for (int64_t y = 0; y < ys; ++y) p[static_cast<std::size_t>(y)] = y;
+    if (&p != &perms[0]) std::shuffle(p.begin(), p.end(), rng);
+  }
+  std::string table;
+  for (int64_t g = 0; g < ys; ++g) {
+    std::vector<int64_t> group;
+    for (int64_t i = 0; i < 4; ++i) group.push_back(i * ys + perms[static_cast<std::size_t>(i)][static_cast<std::size_t>(g)]);
+    if (wrong && g == 0) std::swap(group[0], group[1]);
+    table += std::string(g ? "," : "") + "[" + std::to_string(group[0]) + "," + std::to_string(group[1]) + "," +
+             std::to_string(group[2]) + "," + std::to_string(group[3]) + "]";
+  }
+  return "mesh {x:4, y:" + std::to_string(ys) + "}\nsource f32[{x}64, 16]\nall_gather(dim=0, axes={x}, groups=[" +
+         table + "])\ntarget f32[64, 16]\n";
+}
+
+TEST(CheckerScale, IrregularTableOf4096DevicesIsProvedTight) {
+  const auto r = check_text(irregular_gather(4096, false));
+  EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
+  EXPECT_EQ(r.memory.verdict, Verdict::proved) << r.memory.detail;
+  EXPECT_EQ(r.no_peak.verdict, Verdict::proved) << r.no_peak.detail;
+  EXPECT_EQ(r.transfers, Transfers::tight) << r.tight.detail;
+  EXPECT_EQ(r.received_over_lower_bound, "1.0000");
+  EXPECT_EQ(r.recv_bytes_max, 48 * 16 * 4);
+  EXPECT_TRUE(r.verified());
+}
+
+TEST(CheckerScale, WrongIrregularTableIsRefutedAndConfirmed) {
+  for (const int64_t devices : {1024, 4096}) {
+    const std::string text = irregular_gather(devices, true);
+    const auto r = check_text(text);
+    ASSERT_EQ(r.correct.verdict, Verdict::refuted) << devices << ": " << r.correct.detail;
+    ASSERT_TRUE(r.correct.counterexample);
+    const Counterexample& ce = *r.correct.counterexample;
+    EXPECT_EQ(ce.step, 1) << ce.to_string();
+    ASSERT_TRUE(ce.actual_global);
+    EXPECT_NE(*ce.actual_global, ce.expected_global);
+    const Plan plan = plan_of(text);
+    EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
+    EXPECT_FALSE(r.verified());
+  }
 }
 
 }  // namespace

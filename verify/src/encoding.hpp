@@ -15,6 +15,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -71,10 +73,19 @@ class Encoding {
   /// `a` and `b` are the same physical device.
   z3::expr same(const Device& a, const Device& b);
 
-  /// Member index of `d` in its group under `spec` (a table when explicit).
+  /// Member index of `d` in its group under `spec`: the mixed-radix number on the group
+  /// axes, with a table's few exceptions (member_exceptions), else the table itself.
   z3::expr member_index(const GroupSpec& spec, const Device& d);
   /// `a` and `b` are in the same group under `spec`.
   z3::expr same_group(const GroupSpec& spec, const Device& a, const Device& b);
+  /// The devices of `spec`'s table whose member index j differs from their mixed-radix
+  /// number on spec.axes, with j; nullopt when there are more than kMaxMemberExceptions
+  /// (or no axes). The member index is then that number but for these devices, as for
+  /// symbolic groups when there are none (only the grouping is irregular). Computed
+  /// once per table, over its entries.
+  static constexpr std::size_t kMaxMemberExceptions = 64;
+  const std::optional<std::vector<std::pair<int64_t, int64_t>>>& member_exceptions(const GroupSpec& spec,
+                                                                                   const Mesh& mesh);
 
   /// The global index of dim i of the element at `at` under `type`:
   /// block(coordinates) * local_size + l.
@@ -83,6 +94,9 @@ class Encoding {
   z3::expr in_bounds(const std::vector<z3::expr>& index, const std::vector<int64_t>& shape);
 
  private:
+  /// The index of d's group in `spec`'s table (a table function), with the fact that
+  /// member m(d) of that group is d (once per device).
+  z3::expr group_index(const GroupSpec& spec, const Device& d);
   /// Strides (ascending, 1 first, the axis size last) where axis `name` is cut.
   const std::vector<int64_t>& cuts(const std::string& name) const { return cuts_.at(name); }
   bool nested(const std::string& name) const { return nested_.at(name); }
@@ -91,6 +105,8 @@ class Encoding {
   std::map<std::string, std::vector<int64_t>> cuts_;
   std::map<std::string, bool> nested_;
   std::map<std::pair<std::string, AxisRef>, z3::expr> split_coords_;  // (device, ref) -> v
+  std::map<const void*, std::optional<std::vector<std::pair<int64_t, int64_t>>>> exceptions_;  // per table
+  std::set<std::pair<std::string, const void*>> inverted_;            // (device, table) read back
 };
 
 /// The mesh coordinates of `d` in `model`.
