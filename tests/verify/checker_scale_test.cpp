@@ -116,5 +116,52 @@ TEST(CheckerScale, WrongIrregularTableIsRefutedAndConfirmed) {
   }
 }
 
+/// On {x:4, y:devices/4}, a permute of f32[{x}64, 16] to itself whose pairs send
+/// (x, p_x(y)) to (x, y) for random permutations p_x: irregular, and right since every
+/// device of one x holds the same block. `wrong`: the sources of targets (0, 0) and
+/// (1, 0) swapped.
+std::string irregular_permute(int64_t devices, bool wrong) {
+  const int64_t ys = devices / 4;
+  std::mt19937 rng(15);
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  for (int64_t x = 0; x < 4; ++x) {
+    std::vector<int64_t> p(static_cast<std::size_t>(ys));
+    for (int64_t y = 0; y < ys; ++y) p[static_cast<std::size_t>(y)] = y;
+    std::shuffle(p.begin(), p.end(), rng);
+    for (int64_t y = 0; y < ys; ++y) pairs.emplace_back(x * ys + p[static_cast<std::size_t>(y)], x * ys + y);
+  }
+  if (wrong) std::swap(pairs[0].first, pairs[static_cast<std::size_t>(ys)].first);
+  std::string table;
+  for (const auto& [s, t] : pairs)
+    table += std::string(table.empty() ? "" : ",") + "(" + std::to_string(s) + "," + std::to_string(t) + ")";
+  return "mesh {x:4, y:" + std::to_string(ys) + "}\nsource f32[{x}64, 16]\ncollective_permute(to=f32[{x}64, 16], pairs=[" +
+         table + "])\ntarget f32[{x}64, 16]\n";
+}
+
+TEST(CheckerScale, IrregularPairsOf4096DevicesAreProved) {
+  const auto r = check_text(irregular_permute(4096, false));
+  EXPECT_EQ(r.correct.verdict, Verdict::proved) << r.correct.detail;
+  EXPECT_EQ(r.memory.verdict, Verdict::proved) << r.memory.detail;
+  EXPECT_EQ(r.no_peak.verdict, Verdict::proved) << r.no_peak.detail;
+  // Devices receive what they hold already: excess, LB 0.
+  EXPECT_EQ(r.transfers, Transfers::excess) << r.tight.detail;
+  EXPECT_TRUE(r.verified());
+}
+
+TEST(CheckerScale, WrongIrregularPairsAreRefutedAndConfirmed) {
+  for (const int64_t devices : {1024, 4096}) {
+    const std::string text = irregular_permute(devices, true);
+    const auto r = check_text(text);
+    ASSERT_EQ(r.correct.verdict, Verdict::refuted) << devices << ": " << r.correct.detail;
+    ASSERT_TRUE(r.correct.counterexample);
+    const Counterexample& ce = *r.correct.counterexample;
+    EXPECT_EQ(ce.step, 1) << ce.to_string();
+    EXPECT_TRUE(ce.device == 0 || ce.device == devices / 4) << ce.to_string();
+    const Plan plan = plan_of(text);
+    EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
+    EXPECT_FALSE(r.verified());
+  }
+}
+
 }  // namespace
 }  // namespace redist::testing

@@ -213,6 +213,23 @@ z3::expr Encoding::member_index(const GroupSpec& spec, const Device& d) {
   return q_.table("member", &*spec.table, member, physical(d));
 }
 
+const std::optional<std::vector<int64_t>>& Encoding::pairs_off_moves(const LoweredPermute& p, const Mesh& before,
+                                                                     const Mesh& after) {
+  auto [it, fresh] = off_moves_.try_emplace(&*p.table);
+  if (!fresh) return it->second;
+  std::vector<int64_t> out;
+  for (const auto& [source, target] : *p.table) {
+    const bool keeps = std::all_of(p.moves.begin(), p.moves.end(), [&](const PermuteMove& m) {
+      return mixed_radix_index(before, before.coords_of_device(source), m.source_axes) ==
+             mixed_radix_index(after, after.coords_of_device(target), m.target_axes);
+    });
+    if (keeps) continue;
+    if (out.size() == kMaxMemberExceptions) return it->second;
+    out.push_back(target);
+  }
+  return it->second = std::move(out);
+}
+
 z3::expr Encoding::group_index(const GroupSpec& spec, const Device& d) {
   const DeviceGroups& table = *spec.table;
   std::vector<int64_t> group_of(static_cast<std::size_t>(d.mesh->num_devices()), 0);

@@ -67,6 +67,14 @@ class Encoding {
   z3::expr mixed_radix(const Device& d, std::span<const AxisRef> axes);
   /// `a` and `b` agree on every factor of every mesh axis outside `axes`.
   z3::expr same_except(const Device& a, const Device& b, std::span<const AxisRef> axes);
+  /// The targets of `p`'s table whose pair breaks one of p's moves (the source's number
+  /// on the move's source axes, on `before`, differs from the target's on its target
+  /// axes, on `after`); nullopt when there are more than kMaxMemberExceptions. The
+  /// moves' equations then follow from the table for every other target. Computed once
+  /// per table, over its entries.
+  const std::optional<std::vector<int64_t>>& pairs_off_moves(const LoweredPermute& p, const Mesh& before,
+                                                             const Mesh& after);
+
   /// Mesh position (row-major) and physical id of `d`.
   z3::expr position(const Device& d);
   z3::expr physical(const Device& d);
@@ -83,7 +91,7 @@ class Encoding {
   /// (or no axes). The member index is then that number but for these devices, as for
   /// symbolic groups when there are none (only the grouping is irregular). Computed
   /// once per table, over its entries.
-  static constexpr std::size_t kMaxMemberExceptions = 64;
+  static constexpr std::size_t kMaxMemberExceptions = 64;  // also for pairs_off_moves
   const std::optional<std::vector<std::pair<int64_t, int64_t>>>& member_exceptions(const GroupSpec& spec,
                                                                                    const Mesh& mesh);
 
@@ -106,6 +114,7 @@ class Encoding {
   std::map<std::string, bool> nested_;
   std::map<std::pair<std::string, AxisRef>, z3::expr> split_coords_;  // (device, ref) -> v
   std::map<const void*, std::optional<std::vector<std::pair<int64_t, int64_t>>>> exceptions_;  // per table
+  std::map<const void*, std::optional<std::vector<int64_t>>> off_moves_;  // table -> pairs_off_moves
   std::set<std::pair<std::string, const void*>> inverted_;            // (device, table) read back
 };
 
