@@ -38,9 +38,9 @@ Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& 
   // limit of 2^32 ms: the soak test caught it as a check that did not return).
   auto limit_ms = [&](double share) { return static_cast<unsigned>(std::max(0.0, left_ms() * share)); };
   // Checks `facts`, the precondition and `goal` with arithmetic solver `arith` within
-  // `share` of the time left; keeps the model of a case that holds.
+  // `share` of the time left; stores a model in `model` when given and the goal holds.
   auto check = [&](const std::vector<z3::expr>& facts, const z3::expr& goal, unsigned arith, double share,
-                   bool keep_model) {
+                   std::optional<z3::model>* model) {
     z3::solver solver(query.ctx());
     z3::params params(query.ctx());
     params.set("smt.arith.solver", arith);
@@ -49,9 +49,15 @@ Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& 
     solver.add(precondition);
     solver.add(goal);
     const Checked checked = check_with_timeout(solver, limit_ms(share));
-    if (keep_model && checked.answer == z3::sat) out.model = solver.get_model();
-    if (keep_model && checked.answer == z3::unknown) out.reason = checked.reason;
+    if (model && checked.answer == z3::sat) *model = solver.get_model();
+    if (model && checked.answer == z3::unknown) out.reason = checked.reason;
     return checked.answer;
+  };
+  // The disjunction of the component's cases [from, to).
+  auto any_of_cases = [&](const Component& part, std::size_t from, std::size_t to) {
+    z3::expr_vector any(query.ctx());
+    for (std::size_t c = from; c < to; ++c) any.push_back(cases[part.cases[c]]);
+    return z3::mk_or(any);
   };
   bool undecided = false;
   // Each component on its own solver (components.hpp): a long plan's cases then do not
@@ -62,9 +68,21 @@ Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& 
     if (left_ms() >= 4) {  // The component's disjunction at once first: for a correct plan
                            // the composed relations usually make it linear arithmetic that
                            // Z3 refutes in one check (3x faster on bench/checker than the split).
-      z3::expr_vector any(query.ctx());
-      for (unsigned c : part.cases) any.push_back(cases[c]);
-      if (check(part.facts, z3::mk_or(any), kArithSolvers[0], 0.25, false) == z3::unsat) first_case = part.cases.size();
+      std::optional<z3::model> whole;
+      const z3::check_result answer = check(part.facts, any_of_cases(part, 0, part.cases.size()), kArithSolvers[0], 0.25, &whole);
+      if (answer == z3::unsat) first_case = part.cases.size();
+      if (whole) {
+        // The first case its model shows is the counterexample when no earlier case can
+        // hold: one check of their disjunction instead of one per earlier case (a wrong
+        // long plan's G1 has a read-outside-the-buffer case per state before its own).
+        std::size_t shown = 0;
+        while (shown < part.cases.size() && !whole->eval(cases[part.cases[shown]], true).is_true()) ++shown;
+        if (shown < part.cases.size() &&
+            (shown == 0 || check(part.facts, any_of_cases(part, 0, shown), kArithSolvers[0], 0.25, nullptr) == z3::unsat)) {
+          out.model = std::move(whole);
+          break;
+        }
+      }
     }
     for (std::size_t c = first_case; c < part.cases.size() && !out.model; ++c) {
       z3::check_result answer = z3::unknown;
@@ -75,7 +93,7 @@ Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& 
           break;
         }
         const bool last = attempt + 1 == std::size(kArithSolvers);
-        answer = check(part.facts, cases[part.cases[c]], kArithSolvers[attempt], last ? 1.0 : 0.5, true);
+        answer = check(part.facts, cases[part.cases[c]], kArithSolvers[attempt], last ? 1.0 : 0.5, &out.model);
       }
       undecided = undecided || answer == z3::unknown;
     }
