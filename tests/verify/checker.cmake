@@ -15,6 +15,12 @@ target_link_libraries(verify_checker_tests PRIVATE PkgConfig::Z3)
 target_compile_definitions(verify_checker_tests PRIVATE
   REDIST_ANCHORS_FILE="${PROJECT_SOURCE_DIR}/tests/data/anchors.txt")
 
+# The checker on long plans and large irregular tables (verdicts, not times).
+redist_test(verify_checker_scale_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/checker_scale_test.cpp
+  LIBS redist_verify
+  LABELS unit)
+
 # Certificates of the anchor corpus: regenerated, compared with the checked-in set in
 # proofs/certificates/, and re-checked with the z3 command.
 find_program(Z3_COMMAND z3 REQUIRED)

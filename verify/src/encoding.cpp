@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "redist/core/semantics.hpp"
+
 namespace redist::smt {
 
 namespace {
@@ -181,21 +183,75 @@ z3::expr Encoding::same(const Device& a, const Device& b) {
   return physical(a) == physical(b);
 }
 
+const std::optional<std::vector<std::pair<int64_t, int64_t>>>& Encoding::member_exceptions(const GroupSpec& spec,
+                                                                                          const Mesh& mesh) {
+  auto [it, fresh] = exceptions_.try_emplace(&*spec.table);
+  if (!fresh || spec.axes.empty()) return it->second;
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const auto& group : *spec.table)
+    for (std::size_t j = 0; j < group.size(); ++j) {
+      if (mixed_radix_index(mesh, mesh.coords_of_device(group[j]), spec.axes) == static_cast<int64_t>(j)) continue;
+      if (out.size() == kMaxMemberExceptions) return it->second;
+      out.emplace_back(group[j], static_cast<int64_t>(j));
+    }
+  return it->second = std::move(out);
+}
+
 z3::expr Encoding::member_index(const GroupSpec& spec, const Device& d) {
   if (!spec.table) return mixed_radix(d, spec.axes);
+  if (const auto& exceptions = member_exceptions(spec, *d.mesh)) {
+    z3::expr m = mixed_radix(d, spec.axes);
+    if (!exceptions->empty()) {
+      const z3::expr id = physical(d);
+      for (const auto& [device, member] : *exceptions) m = z3::ite(id == num(device), num(member), m);
+    }
+    return m;
+  }
   std::vector<int64_t> member(static_cast<std::size_t>(d.mesh->num_devices()), 0);
   for (const auto& group : *spec.table)
     for (std::size_t j = 0; j < group.size(); ++j) member[static_cast<std::size_t>(group[j])] = static_cast<int64_t>(j);
   return q_.table("member", &*spec.table, member, physical(d));
 }
 
+const std::optional<std::vector<int64_t>>& Encoding::pairs_off_moves(const LoweredPermute& p, const Mesh& before,
+                                                                     const Mesh& after) {
+  auto [it, fresh] = off_moves_.try_emplace(&*p.table);
+  if (!fresh) return it->second;
+  std::vector<int64_t> out;
+  for (const auto& [source, target] : *p.table) {
+    const bool keeps = std::all_of(p.moves.begin(), p.moves.end(), [&](const PermuteMove& m) {
+      return mixed_radix_index(before, before.coords_of_device(source), m.source_axes) ==
+             mixed_radix_index(after, after.coords_of_device(target), m.target_axes);
+    });
+    if (keeps) continue;
+    if (out.size() == kMaxMemberExceptions) return it->second;
+    out.push_back(target);
+  }
+  return it->second = std::move(out);
+}
+
+z3::expr Encoding::group_index(const GroupSpec& spec, const Device& d) {
+  const DeviceGroups& table = *spec.table;
+  std::vector<int64_t> group_of(static_cast<std::size_t>(d.mesh->num_devices()), 0);
+  for (std::size_t g = 0; g < table.size(); ++g)
+    for (int64_t dev : table[g]) group_of[static_cast<std::size_t>(dev)] = static_cast<int64_t>(g);
+  const z3::expr g = q_.table("group", &table, group_of, physical(d));
+  if (inverted_.insert({d.name, &table}).second) {
+    // The table read back: member m(d) of d's group is d. It follows from the two
+    // tables' definitions (C++ derives group_of and the member index from the table,
+    // which check_groups has validated as a partition), for the one device d, so that
+    // Z3 needs no case split over the table's entries to see that a group holds a
+    // device only once.
+    std::vector<int64_t> at;
+    for (const auto& group : table) at.insert(at.end(), group.begin(), group.end());
+    q_.add("domain", q_.table("at", &table, at, g * num(spec.size) + member_index(spec, d)) == physical(d));
+  }
+  return g;
+}
+
 z3::expr Encoding::same_group(const GroupSpec& spec, const Device& a, const Device& b) {
   if (!spec.table) return same_except(a, b, spec.axes);
-  std::vector<int64_t> group_of(static_cast<std::size_t>(a.mesh->num_devices()), 0);
-  for (std::size_t g = 0; g < spec.table->size(); ++g)
-    for (int64_t dev : (*spec.table)[g]) group_of[static_cast<std::size_t>(dev)] = static_cast<int64_t>(g);
-  return q_.table("group", &*spec.table, group_of, physical(a)) ==
-         q_.table("group", &*spec.table, group_of, physical(b));
+  return group_index(spec, a) == group_index(spec, b);
 }
 
 z3::expr Encoding::global(const DistType& type, const Location& at, std::size_t i) {

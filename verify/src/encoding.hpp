@@ -15,6 +15,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -65,16 +67,33 @@ class Encoding {
   z3::expr mixed_radix(const Device& d, std::span<const AxisRef> axes);
   /// `a` and `b` agree on every factor of every mesh axis outside `axes`.
   z3::expr same_except(const Device& a, const Device& b, std::span<const AxisRef> axes);
+  /// The targets of `p`'s table whose pair breaks one of p's moves (the source's number
+  /// on the move's source axes, on `before`, differs from the target's on its target
+  /// axes, on `after`); nullopt when there are more than kMaxMemberExceptions. The
+  /// moves' equations then follow from the table for every other target. Computed once
+  /// per table, over its entries.
+  const std::optional<std::vector<int64_t>>& pairs_off_moves(const LoweredPermute& p, const Mesh& before,
+                                                             const Mesh& after);
+
   /// Mesh position (row-major) and physical id of `d`.
   z3::expr position(const Device& d);
   z3::expr physical(const Device& d);
   /// `a` and `b` are the same physical device.
   z3::expr same(const Device& a, const Device& b);
 
-  /// Member index of `d` in its group under `spec` (a table when explicit).
+  /// Member index of `d` in its group under `spec`: the mixed-radix number on the group
+  /// axes, with a table's few exceptions (member_exceptions), else the table itself.
   z3::expr member_index(const GroupSpec& spec, const Device& d);
   /// `a` and `b` are in the same group under `spec`.
   z3::expr same_group(const GroupSpec& spec, const Device& a, const Device& b);
+  /// The devices of `spec`'s table whose member index j differs from their mixed-radix
+  /// number on spec.axes, with j; nullopt when there are more than kMaxMemberExceptions
+  /// (or no axes). The member index is then that number but for these devices, as for
+  /// symbolic groups when there are none (only the grouping is irregular). Computed
+  /// once per table, over its entries.
+  static constexpr std::size_t kMaxMemberExceptions = 64;  // also for pairs_off_moves
+  const std::optional<std::vector<std::pair<int64_t, int64_t>>>& member_exceptions(const GroupSpec& spec,
+                                                                                   const Mesh& mesh);
 
   /// The global index of dim i of the element at `at` under `type`:
   /// block(coordinates) * local_size + l.
@@ -83,6 +102,9 @@ class Encoding {
   z3::expr in_bounds(const std::vector<z3::expr>& index, const std::vector<int64_t>& shape);
 
  private:
+  /// The index of d's group in `spec`'s table (a table function), with the fact that
+  /// member m(d) of that group is d (once per device).
+  z3::expr group_index(const GroupSpec& spec, const Device& d);
   /// Strides (ascending, 1 first, the axis size last) where axis `name` is cut.
   const std::vector<int64_t>& cuts(const std::string& name) const { return cuts_.at(name); }
   bool nested(const std::string& name) const { return nested_.at(name); }
@@ -91,6 +113,9 @@ class Encoding {
   std::map<std::string, std::vector<int64_t>> cuts_;
   std::map<std::string, bool> nested_;
   std::map<std::pair<std::string, AxisRef>, z3::expr> split_coords_;  // (device, ref) -> v
+  std::map<const void*, std::optional<std::vector<std::pair<int64_t, int64_t>>>> exceptions_;  // per table
+  std::map<const void*, std::optional<std::vector<int64_t>>> off_moves_;  // table -> pairs_off_moves
+  std::set<std::pair<std::string, const void*>> inverted_;            // (device, table) read back
 };
 
 /// The mesh coordinates of `d` in `model`.

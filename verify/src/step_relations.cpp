@@ -70,13 +70,25 @@ struct Relate {
   // collective_permute: the target receives its source's whole buffer (b.l = a.l).
   // Symbolic: for each move, b's coordinates on source_axes read as one number equal
   // a's on target_axes, and b agrees with a on every factor no move sets. Table:
-  // physical(b) = source_of(physical(a)).
+  // physical(b) = source_of(physical(a)) (and the moves' equations where the pairs
+  // keep them).
   z3::expr operator()(const LoweredPermute& p) const {
     z3::expr device = enc.query().ctx().bool_val(true);
     if (p.table) {
       std::vector<int64_t> source_of(static_cast<std::size_t>(step.after.mesh.num_devices()), 0);
       for (const auto& [source, to] : *p.table) source_of[static_cast<std::size_t>(to)] = source;
       device = enc.physical(b.device) == enc.query().table("pairs", &*p.table, source_of, enc.physical(a.device));
+      // Where a pair keeps the moves (all but a few listed targets, checked over the
+      // entries), the moves' equations follow from the table: stated too, so that Z3
+      // reads the coordinates that matter without a case split over the entries.
+      if (const auto& off = enc.pairs_off_moves(p, step.before.mesh, step.after.mesh)) {
+        z3::expr moves = enc.query().ctx().bool_val(true);
+        for (const auto& m : p.moves)
+          moves = moves && enc.mixed_radix(b.device, m.source_axes) == enc.mixed_radix(a.device, m.target_axes);
+        const z3::expr target = enc.physical(a.device);
+        for (int64_t t : *off) moves = moves || target == enc.num(t);
+        device = device && moves;
+      }
     } else {
       std::vector<AxisRef> set;
       for (const auto& m : p.moves) {
