@@ -2,9 +2,9 @@
 
 #include "shard_data.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
