@@ -203,7 +203,14 @@ inline void lowered_mutants(const Plan& plan, const LoweredPlan& lowered, std::s
     m.steps.insert(m.steps.begin() + static_cast<std::ptrdiff_t>(k) + 1, again);
     out.push_back({"apply an all_reduce twice", plan, std::move(m), false, at + 1});
   }
-  if (auto* a = std::get_if<LoweredAllToAll>(&op); a && a->group.size >= 2) {
+  // Where both dims hold one element before and after (padded dims of global size 1),
+  // the swapped all_to_all moves the same elements: no mutant.
+  auto one_element = [&](int dim) {
+    const auto i = static_cast<std::size_t>(dim);
+    return local_shape(step.before.type)[i] == 1 && local_shape(step.after.type)[i] == 1;
+  };
+  if (auto* a = std::get_if<LoweredAllToAll>(&op);
+      a && a->group.size >= 2 && !(one_element(a->split_dim) && one_element(a->concat_dim))) {
     std::swap(a->split_dim, a->concat_dim);
     add("swap split and concat dims", l, std::nullopt, std::nullopt, false);
   }
