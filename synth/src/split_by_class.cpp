@@ -4,6 +4,8 @@
 
 #include "split_by_class.hpp"
 
+#include <algorithm>
+
 namespace redist::synth_detail {
 
 namespace {
@@ -37,15 +39,34 @@ std::optional<Steps> priced(const CostModel& model, const TypedState& before, st
   return out;
 }
 
-/// The cheapest split form of `gather` from `before`; nullopt when its axes are of one
-/// class.
-std::optional<Steps> cheapest_split(const CostModel& model, const TypedState& before, const AllGather& gather) {
-  const auto runs = class_runs(model, gather.axes);
-  if (runs.size() < 2) return std::nullopt;
+/// The whole mesh axes of the faster class that `type` leaves replicated, in mesh order.
+std::vector<AxisRef> free_fast_axes(const CostModel& model, const Mesh& mesh, const DistType& type) {
+  const LinkClass fast = model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::intra : LinkClass::inter;
+  const auto used = used_axes(type);
+  std::vector<AxisRef> out;
+  for (const auto& axis : mesh.axes())
+    if (axis.size >= 2 && model.class_of(axis.name) == fast &&
+        std::none_of(used.begin(), used.end(), [&](const AxisRef& u) { return u.name == axis.name; }))
+      out.push_back(make_axis_ref(axis.name, 1, axis.size, axis.size));
+  return out;
+}
+
+/// The cheapest split form of `gather` from `before`; nullopt when there is none. Where
+/// nothing has been received yet (`may_slice`), the forms include slicing another dim by
+/// the fast axes the array is replicated on, so the slow gather moves a part of it.
+std::optional<Steps> cheapest_split(const CostModel& model, const TypedState& before, const AllGather& gather,
+                                    bool may_slice) {
   std::optional<Steps> best;
   auto offer = [&](std::vector<Step> steps) {
     if (auto s = priced(model, before, std::move(steps)); s && (!best || s->time_us < best->time_us)) best = std::move(s);
   };
+  if (may_slice)
+    if (const auto fast = free_fast_axes(model, before.mesh, before.type); !fast.empty())
+      for (int other = 0; other < static_cast<int>(before.type.rank()); ++other)
+        if (other != gather.dim)
+          offer({Step(AllSlice{other, fast}), Step(AllGather{gather.dim, gather.axes}), Step(AllGather{other, fast})});
+  const auto runs = class_runs(model, gather.axes);
+  if (runs.size() < 2) return best;
   // One gather per run, minor first.
   std::vector<Step> per_run;
   for (auto run = runs.rbegin(); run != runs.rend(); ++run) per_run.emplace_back(AllGather{gather.dim, *run});
@@ -71,12 +92,14 @@ std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan
                                         const std::vector<TypedState>& states) {
   if (model.intra == model.inter) return std::nullopt;
   Plan out{plan.mesh, plan.source, {}, plan.target};
-  bool split = false;
+  bool split = false, received = false;
   TypedState before{plan.mesh, plan.source};
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
     const Step& step = plan.steps[k];
     std::optional<Steps> parts;
-    if (const auto* gather = std::get_if<AllGather>(&step.op)) parts = cheapest_split(model, before, *gather);
+    if (const auto* gather = std::get_if<AllGather>(&step.op); gather && !step.groups)
+      parts = cheapest_split(model, before, *gather, !received);
+    received = received || !std::holds_alternative<AllSlice>(step.op);
     if (parts && parts->time_us < step_cost(model, before, states[k], step).time_us) {
       for (auto& s : parts->steps) out.steps.push_back(std::move(s));
       split = true;

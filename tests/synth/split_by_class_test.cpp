@@ -64,6 +64,23 @@ TEST(SplitByClass, SlowMinorAxisIsGatheredFirst) {
   EXPECT_EQ(to_string(plan.steps[1]), "all_gather(dim=0, axes={y})");
 }
 
+TEST(SplitByClass, FastReplicatedAxesSliceFirstSoTheSlowGatherMovesLess) {
+  // Replicated over the intra-node y and z: slice dim 0 by them, gather x over the
+  // inter-node link on an eighth of the array, then gather y and z intra-node.
+  const Case c = case_of("{x:6, y:4, z:2}", "f32[312, {x}1404, 234]", "f32[312, 1404, 234]");
+  const Plan plan = checked_plan(c, x_inter());
+  EXPECT_EQ(to_string(plan),
+            "mesh {x:6, y:4, z:2}\n"
+            "source f32[312, {x}1404, 234]\n"
+            "all_slice(dim=0, axes={y,z})\n"
+            "all_gather(dim=1, axes={x})\n"
+            "all_gather(dim=0, axes={y,z})\n"
+            "target f32[312, 1404, 234]\n");
+  const Plan one{c.mesh, c.src, {Step(AllGather{1, c.src.dims[1].axes})}, c.dst};
+  const double split = plan_cost(x_inter(), plan)->time_us, whole = plan_cost(x_inter(), one)->time_us;
+  EXPECT_LT(split, whole / 4) << split << " us against " << whole << " us";
+}
+
 TEST(SplitByClass, OneClassModelKeepsTheOneGather) {
   const Case c = case_of("{x:4, y:8}", "f32[{x,y}4096, 1024]", "f32[4096, 1024]");
   const Plan plan = checked_plan(c, CostModel{});
