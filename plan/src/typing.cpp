@@ -79,6 +79,14 @@ Status check_compatible(const AxisRef& a, const AxisRef& b, const std::string& w
   return invalid_error("axis " + to_string(a) + relation + to_string(b) + " " + where);
 }
 
+/// Ok when the axes one step names are pairwise compatible (none named twice).
+Status check_distinct(const Axes& axes) {
+  for (std::size_t i = 0; i < axes.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (auto st = check_compatible(axes[i], axes[j], "in the same step"); !st) return st;
+  return Ok{};
+}
+
 /// Ok when the explicit groups/pairs of `step` fit its kind and name devices in [0, N).
 Status check_lowering(const Step& step, const Mesh& mesh) {
   const bool permute = std::holds_alternative<CollectivePermute>(step.op);
@@ -141,9 +149,7 @@ class StepTyper {
   Result<TypedState> operator()(const AllSlice& s) const {
     if (auto st = check_dim(type_, s.dim, "dim"); !st) return st.error();
     if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
-    for (std::size_t i = 0; i < s.axes.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (auto st = check_compatible(s.axes[i], s.axes[j], "in the same step"); !st) return st.error();
+    if (auto st = check_distinct(s.axes); !st) return st.error();
     for (const auto& a : s.axes) {
       for (std::size_t d = 0; d < type_.rank(); ++d)
         for (const auto& used : type_.dims[d].axes)
@@ -244,9 +250,7 @@ class StepTyper {
   // be the one already pending, if any.
   Result<TypedState> operator()(const AddPending& s) const {
     if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
-    for (std::size_t i = 0; i < s.axes.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (auto st = check_compatible(s.axes[i], s.axes[j], "in the same step"); !st) return st.error();
+    if (auto st = check_distinct(s.axes); !st) return st.error();
     for (const auto& a : s.axes) {
       for (std::size_t d = 0; d < type_.rank(); ++d)
         for (const auto& used : type_.dims[d].axes)
