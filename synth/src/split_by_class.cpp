@@ -26,8 +26,10 @@ struct Steps {
   double time_us = 0;
 };
 
-/// `steps` applied from `before` and priced; nullopt when one does not type.
-std::optional<Steps> priced(const CostModel& model, const TypedState& before, std::vector<Step> steps) {
+/// `steps` applied from `before` and priced; nullopt when one does not type or they do
+/// not end at `after`.
+std::optional<Steps> priced(const CostModel& model, const TypedState& before, const TypedState& after,
+                            std::vector<Step> steps) {
   Steps out{std::move(steps), 0};
   TypedState at = before;
   for (const auto& step : out.steps) {
@@ -36,6 +38,7 @@ std::optional<Steps> priced(const CostModel& model, const TypedState& before, st
     out.time_us += step_cost(model, at, *next, step).time_us;
     at = std::move(*next);
   }
+  if (canonical(at.type, at.mesh) != canonical(after.type, after.mesh)) return std::nullopt;
   return out;
 }
 
@@ -51,14 +54,16 @@ std::vector<AxisRef> free_fast_axes(const CostModel& model, const Mesh& mesh, co
   return out;
 }
 
-/// The cheapest split form of `gather` from `before`; nullopt when there is none. Where
-/// nothing has been received yet (`may_slice`), the forms include slicing another dim by
-/// the fast axes the array is replicated on, so the slow gather moves a part of it.
-std::optional<Steps> cheapest_split(const CostModel& model, const TypedState& before, const AllGather& gather,
-                                    bool may_slice) {
+/// The cheapest split form of `gather` from `before` to `after`; nullopt when there is
+/// none. Where nothing has been received yet (`may_slice`), the forms include slicing
+/// another dim by the fast axes the array is replicated on, so the slow gather moves a
+/// part of it.
+std::optional<Steps> cheapest_split(const CostModel& model, const TypedState& before, const TypedState& after,
+                                    const AllGather& gather, bool may_slice) {
   std::optional<Steps> best;
   auto offer = [&](std::vector<Step> steps) {
-    if (auto s = priced(model, before, std::move(steps)); s && (!best || s->time_us < best->time_us)) best = std::move(s);
+    if (auto s = priced(model, before, after, std::move(steps)); s && (!best || s->time_us < best->time_us))
+      best = std::move(s);
   };
   if (may_slice)
     if (const auto fast = free_fast_axes(model, before.mesh, before.type); !fast.empty())
@@ -98,7 +103,7 @@ std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan
     const Step& step = plan.steps[k];
     std::optional<Steps> parts;
     if (const auto* gather = std::get_if<AllGather>(&step.op); gather && !step.groups)
-      parts = cheapest_split(model, before, *gather, !received);
+      parts = cheapest_split(model, before, states[k], *gather, !received);
     received = received || !std::holds_alternative<AllSlice>(step.op);
     if (parts && parts->time_us < step_cost(model, before, states[k], step).time_us) {
       for (auto& s : parts->steps) out.steps.push_back(std::move(s));
