@@ -132,9 +132,7 @@ State flagged(const DistType& type, const Mesh& mesh, bool permuted, bool receiv
 /// pending reductions sorted and merged.
 void canonicalize(State& s) {
   for (auto& d : s.dims) merge(d);
-  std::sort(s.reduce.begin(), s.reduce.end(),
-            [](const Factor& a, const Factor& b) { return a.axis != b.axis ? a.axis < b.axis : a.pre < b.pre; });
-  merge(s.reduce);
+  sort_and_merge(s.reduce);
 }
 
 /// A seed that passed the checks (or a rewritten form of it), its typed states and

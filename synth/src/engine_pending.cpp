@@ -24,9 +24,7 @@ void append_add_pending(const Frame& frame, const State& s, std::vector<Edge>& o
   e.move.axes = add;
   e.to = s;
   e.to.reduce.insert(e.to.reduce.end(), add.begin(), add.end());
-  std::sort(e.to.reduce.begin(), e.to.reduce.end(),
-            [](const Factor& a, const Factor& b) { return a.axis != b.axis ? a.axis < b.axis : a.pre < b.pre; });
-  merge(e.to.reduce);
+  sort_and_merge(e.to.reduce);
   e.time_us = 0;
   out.push_back(std::move(e));
 }

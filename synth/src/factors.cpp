@@ -42,9 +42,20 @@ std::vector<AxisRef> refs_of(const Factors& factors, const Mesh& mesh) {
   return out;
 }
 
+namespace {
+
+/// True when `a` lies before `b`: on an earlier axis, or more major on the same one.
+bool before_in_mesh(const Factor& a, const Factor& b) { return a.axis != b.axis ? a.axis < b.axis : a.pre < b.pre; }
+
+}  // namespace
+
+void sort_and_merge(Factors& factors) {
+  std::sort(factors.begin(), factors.end(), before_in_mesh);
+  merge(factors);
+}
+
 Factors gaps(std::span<const int64_t> axis_sizes, Factors used) {
-  std::sort(used.begin(), used.end(),
-            [](const Factor& a, const Factor& b) { return a.axis != b.axis ? a.axis < b.axis : a.pre < b.pre; });
+  std::sort(used.begin(), used.end(), before_in_mesh);
   Factors free;
   std::size_t u = 0;
   for (int axis = 0; axis < static_cast<int>(axis_sizes.size()); ++axis) {

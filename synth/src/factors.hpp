@@ -33,6 +33,9 @@ int64_t product(const Factors& factors);
 void merge(Factors& factors);
 /// `factors` with neighbours that are consecutive factors of one axis merged.
 Factors merged(Factors factors);
+/// Sorts `factors` by axis and position on it, then merges them: the one spelling of a
+/// set of factors (pending reductions: {y, x:(2)2, x:(1)2} becomes {x, y}).
+void sort_and_merge(Factors& factors);
 
 /// The factors of `refs`, mesh axis indices looked up by name on `mesh`.
 Factors factors_of(const std::vector<AxisRef>& refs, const Mesh& mesh);
