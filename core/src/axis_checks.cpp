@@ -12,14 +12,14 @@ std::optional<std::string> axis_ref_problem(const Mesh& mesh, const AxisRef& ref
     if (ref.pre != 1 || ref.size != n) return fmt::format("axis '{}' must have size {}", ref.name, n);
     return std::nullopt;
   }
-  const std::string text = to_string(ref);
-  if (ref.pre < 1 || ref.size < 1) return "sub-axis " + text + " needs positive sizes";
-  if (ref.size == 1) return "sub-axis " + text + " has size 1";
+  const auto text = [&] { return to_string(ref); };  // only for a message
+  if (ref.pre < 1 || ref.size < 1) return fmt::format("sub-axis {} needs positive sizes", text());
+  if (ref.size == 1) return fmt::format("sub-axis {} has size 1", text());
   if (ref.pre > n / ref.size || n % (ref.pre * ref.size) != 0)
-    return fmt::format("sub-axis {}: {} * {} does not divide the size of axis '{}' ({})", text, ref.pre, ref.size,
+    return fmt::format("sub-axis {}: {} * {} does not divide the size of axis '{}' ({})", text(), ref.pre, ref.size,
                        ref.name, n);
   if (ref.pre == 1 && ref.size == n)
-    return fmt::format("sub-axis {} covers the whole axis; write '{}'", text, ref.name);
+    return fmt::format("sub-axis {} covers the whole axis; write '{}'", text(), ref.name);
   return std::nullopt;
 }
 

@@ -8,22 +8,27 @@ namespace redist {
 
 Status validate(const DistType& type, const Mesh& mesh) {
   std::vector<AxisRef> seen;
-  auto check = [&](const AxisRef& ref, const std::string& where) -> Status {
-    if (auto problem = detail::axis_ref_problem(mesh, ref)) return invalid_error(where + ": " + *problem);
+  // `dim` is -1 for the reduction axes; the message is only built for an error (this
+  // runs on every state the synthesizer types).
+  const auto where = [](int dim) { return dim < 0 ? std::string("reduction") : fmt::format("dimension {}", dim); };
+  auto check = [&](const AxisRef& ref, int dim) -> Status {
+    if (auto problem = detail::axis_ref_problem(mesh, ref))
+      return invalid_error(fmt::format("{}: {}", where(dim), *problem));
     for (const auto& earlier : seen)
-      if (auto conflict = detail::axis_conflict(earlier, ref)) return invalid_error(where + ": " + *conflict);
+      if (auto conflict = detail::axis_conflict(earlier, ref))
+        return invalid_error(fmt::format("{}: {}", where(dim), *conflict));
     seen.push_back(ref);
     return Ok{};
   };
   for (std::size_t i = 0; i < type.dims.size(); ++i) {
-    const auto where = fmt::format("dimension {}", i);
+    const int dim = static_cast<int>(i);
     if (type.dims[i].global < 1)
-      return invalid_error(fmt::format("{}: size {} must be at least 1", where, type.dims[i].global));
+      return invalid_error(fmt::format("{}: size {} must be at least 1", where(dim), type.dims[i].global));
     for (const auto& ref : type.dims[i].axes)
-      if (auto s = check(ref, where); !s) return s;
+      if (auto s = check(ref, dim); !s) return s;
   }
   for (const auto& ref : type.reduce_axes)
-    if (auto s = check(ref, "reduction"); !s) return s;
+    if (auto s = check(ref, -1); !s) return s;
   return Ok{};
 }
 
