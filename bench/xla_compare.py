@@ -205,6 +205,8 @@ def main() -> int:
     if not os.path.exists(default_anchors):
         default_anchors = os.path.join(root, "..", "shared", "corpus", "anchors.txt")
     parser.add_argument("--anchors", default=default_anchors)
+    parser.add_argument("--realistic", default=os.path.join(root, "bench", "corpus", "realistic.txt"),
+                        help="more cases in the anchors' format (empty: none)")
     parser.add_argument("--plans", nargs="*", default=[os.path.join(root, "tests", "xla", "plans",
                                                                     "anchor_partial_to_reduce_scatter.plan")],
                         help="plan files to compare as well (their sizes are kept)")
@@ -216,6 +218,8 @@ def main() -> int:
     args = parser.parse_args()
 
     cases = read_anchors(args.anchors, xla.NUM_CPU_DEVICES)
+    if args.realistic:
+        cases += read_anchors(args.realistic, xla.NUM_CPU_DEVICES)
     cases += [(os.path.basename(p).removesuffix(".plan"), plan_case(p)) for p in args.plans]
     rng = random.Random(args.seed)
     drawn = 0
