@@ -178,6 +178,16 @@ TEST(HloImport, HugeIotaDimsAreAnErrorNotAnOverflow) {
   }
 }
 
+TEST(HloImport, TransposeListingTooFewDimsIsAnError) {
+  // Found by fuzz_hlo_import (1,000,000-execution run): `T(fal)` lists no dim, and the
+  // permutation check looped over the listed ones only, so the iota read past its end.
+  for (const char* transpose : {"T(fal)", "T()", "T(0)", "T(1,1)", "T(0,1,2)"}) {
+    auto r = import_hlo(module(gather(std::string("[2,2]<=[2,2]") + transpose), "{replicated}"));
+    ASSERT_FALSE(r.ok()) << transpose;
+    EXPECT_NE(r.error().message.find("not a permutation of its dims"), std::string::npos) << r.error().message;
+  }
+}
+
 TEST(HloImport, NotOneReshardNamesTheInstruction) {
   auto two = import_hlo(
       "HloModule m, num_partitions=4\n\nENTRY %main (p: f32[2,8], q: f32[2,8]) -> f32[2,8] {\n"

@@ -64,9 +64,10 @@ Result<std::pair<std::vector<int64_t>, std::vector<int64_t>>> parse_iota(std::st
     return invalid_error(fmt::format("iota dims [{}] do not multiply to {} devices", text.substr(1, close - 1), n));
   std::vector<int64_t> sorted = perm;
   std::sort(sorted.begin(), sorted.end());
-  for (std::size_t i = 0; i < sorted.size(); ++i)
-    if (sorted.size() != dims.size() || sorted[i] != static_cast<int64_t>(i))
-      return invalid_error("'" + std::string(text) + "' has a transpose that is not a permutation of its dims");
+  bool permutation = sorted.size() == dims.size();  // T() or T(false) lists too few
+  for (std::size_t i = 0; permutation && i < sorted.size(); ++i) permutation = sorted[i] == static_cast<int64_t>(i);
+  if (!permutation)
+    return invalid_error(fmt::format("'{}' has a transpose that is not a permutation of its dims", text));
   return std::pair{dims, perm};
 }
 
