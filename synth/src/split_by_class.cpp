@@ -1,6 +1,8 @@
-// split_by_link_class() (split_by_class.hpp): each mixed-class all_gather is compared
-// with its split forms step by step. Every split state holds no more than the gather's
-// own result (all_to_alls keep the size, gathers grow it), so the bound still holds.
+// split_by_link_class() (split_by_class.hpp): each all_gather on the slow link, and
+// each permute before anything is received, is compared with its split forms step by
+// step. Every split state holds no more than the step's own result (slices shrink,
+// all_to_alls and permutes keep the size, gathers grow it up to the result), so the
+// bound still holds.
 
 #include "split_by_class.hpp"
 
@@ -54,6 +56,86 @@ std::vector<AxisRef> free_fast_axes(const CostModel& model, const Mesh& mesh, co
   return out;
 }
 
+/// The slower link class of `model`.
+LinkClass slow_class(const CostModel& model) {
+  return model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::inter : LinkClass::intra;
+}
+
+/// Ways to take factors of total size `size` out of the whole replicated axes `fast`:
+/// (taken, the rest of that axis), the major or the minor part of one axis, or all of it.
+std::vector<std::pair<AxisRef, std::vector<AxisRef>>> fast_factors(const std::vector<AxisRef>& fast, int64_t size) {
+  std::vector<std::pair<AxisRef, std::vector<AxisRef>>> out;
+  for (const auto& a : fast) {
+    if (a.size == size) out.push_back({a, {}});
+    if (a.size <= size || a.size % size != 0) continue;
+    const int64_t rest = a.size / size;
+    out.push_back({make_axis_ref(a.name, 1, size, a.size), {make_axis_ref(a.name, size, rest, a.size)}});
+    out.push_back({make_axis_ref(a.name, rest, size, a.size), {make_axis_ref(a.name, 1, rest, a.size)}});
+  }
+  return out;
+}
+
+/// `type` with dim `dim`'s axes replaced by `axes`.
+DistType with_dim_axes(DistType type, int dim, std::vector<AxisRef> axes) {
+  type.dims[static_cast<std::size_t>(dim)].axes = std::move(axes);
+  return type;
+}
+
+/// The hierarchical forms of `gather` (hierarchical all-gathers, as NCCL's do across
+/// nodes): its slow axes S exchanged by a permute for as many fast replicated ones F1,
+/// so the gather runs on the fast link; where nothing was received yet (`may_slice`),
+/// the dim first sliced by fast replicated axes F2 (the rest of F1's axis, the other
+/// fast axes, or both), so the permute, the only step on the slow link, moves 1/|F2| of
+/// the buffer. On {x:3 inter, y:6}, f32[{x}N] -> f32[N]: all_slice(axes={y:(3)2}),
+/// collective_permute(to=f32[{y:(1)3,y:(3)2}N]), all_gather(axes={y:(1)3,y:(3)2}): N/6
+/// per device on the slow link instead of 2N/3.
+template <class Offer>
+void offer_hierarchical(const CostModel& model, const TypedState& before, const AllGather& gather, bool may_slice,
+                        Offer offer) {
+  const LinkClass slow = slow_class(model);
+  std::vector<AxisRef> kept;  // the gather's axes on the fast link, in order
+  int64_t slow_size = 1;
+  std::size_t first_slow = gather.axes.size();
+  for (const auto& a : gather.axes) {
+    if (model.class_of(a.name) != slow) {
+      kept.push_back(a);
+      continue;
+    }
+    slow_size *= a.size;
+    first_slow = std::min(first_slow, kept.size());
+  }
+  if (slow_size == 1) return;
+  const auto& axes = before.type.dims[static_cast<std::size_t>(gather.dim)].axes;
+  const std::vector<AxisRef> prefix(axes.begin(), axes.end() - static_cast<std::ptrdiff_t>(gather.axes.size()));
+  const auto fast = free_fast_axes(model, before.mesh, before.type);
+  for (const auto& [f1, rest] : fast_factors(fast, slow_size)) {
+    std::vector<AxisRef> others;  // the other whole fast axes
+    for (const auto& a : fast)
+      if (a.name != f1.name) others.push_back(a);
+    std::vector<std::vector<AxisRef>> slices{{}};
+    if (may_slice) {
+      std::vector<AxisRef> all = rest;
+      all.insert(all.end(), others.begin(), others.end());
+      for (const auto& f2 : {rest, others, all})
+        if (!f2.empty() && std::find(slices.begin(), slices.end(), f2) == slices.end()) slices.push_back(f2);
+    }
+    for (const auto& f2 : slices) {
+      // In the dim's order, F2 stays where the slice put it (minor), so the permute's
+      // pairs differ along S and F1 only.
+      std::vector<AxisRef> q = kept;
+      q.insert(q.begin() + static_cast<std::ptrdiff_t>(first_slow), f1);
+      q.insert(q.end(), f2.begin(), f2.end());
+      std::vector<AxisRef> to = prefix;
+      to.insert(to.end(), q.begin(), q.end());
+      std::vector<Step> steps;
+      if (!f2.empty()) steps.emplace_back(AllSlice{gather.dim, f2});
+      steps.emplace_back(CollectivePermute{with_dim_axes(before.type, gather.dim, std::move(to)), std::nullopt});
+      steps.emplace_back(AllGather{gather.dim, std::move(q)});
+      offer(std::move(steps));
+    }
+  }
+}
+
 /// The cheapest split form of `gather` from `before` to `after`; nullopt when there is
 /// none. Where nothing has been received yet (`may_slice`), the forms include slicing
 /// another dim by the fast axes the array is replicated on, so the slow gather moves a
@@ -70,6 +152,7 @@ std::optional<Steps> cheapest_split(const CostModel& model, const TypedState& be
       for (int other = 0; other < static_cast<int>(before.type.rank()); ++other)
         if (other != gather.dim)
           offer({Step(AllSlice{other, fast}), Step(AllGather{gather.dim, gather.axes}), Step(AllGather{other, fast})});
+  offer_hierarchical(model, before, gather, may_slice, offer);
   const auto runs = class_runs(model, gather.axes);
   if (runs.size() < 2) return best;
   // One gather per run, minor first.
@@ -91,6 +174,48 @@ std::optional<Steps> cheapest_split(const CostModel& model, const TypedState& be
   return best;
 }
 
+/// The cheapest shrunk form of `permute` from `before` to `after`, where nothing was
+/// received yet: another dim first sliced by fast axes replicated on both sides, so the
+/// permute moves a part of the buffer, and gathered back on the fast link after. On
+/// {x:8 inter, y:4}, f32[{x:(1)2}N, M] -> f32[{x:(2)2}N, M] (pairs differ along x):
+/// all_slice(dim=1, axes={y}), the permute, all_gather(dim=1, axes={y}).
+std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const TypedState& before,
+                                             const TypedState& after) {
+  std::vector<AxisRef> fast;  // replicated before and after
+  const auto used_after = used_axes(after.type);
+  for (const auto& a : free_fast_axes(model, before.mesh, before.type))
+    if (std::none_of(used_after.begin(), used_after.end(), [&](const AxisRef& u) { return u.name == a.name; }))
+      fast.push_back(a);
+  if (fast.empty()) return std::nullopt;
+  std::vector<std::vector<AxisRef>> choices{fast};
+  if (fast.size() > 1)
+    for (const auto& a : fast) choices.push_back({a});
+  std::optional<Steps> best;
+  for (int dim = 0; dim < static_cast<int>(before.type.rank()); ++dim)
+    for (const auto& f : choices) {
+      auto to = after.type.dims[static_cast<std::size_t>(dim)].axes;
+      to.insert(to.end(), f.begin(), f.end());
+      std::vector<Step> steps{Step(AllSlice{dim, f}),
+                              Step(CollectivePermute{with_dim_axes(after.type, dim, std::move(to)), std::nullopt}),
+                              Step(AllGather{dim, f})};
+      if (auto s = priced(model, before, after, std::move(steps)); s && (!best || s->time_us < best->time_us))
+        best = std::move(s);
+    }
+  return best;
+}
+
+/// Appends `step` to `steps`, as part of the last step when both slice one dim (one
+/// all_slice(dim, {a,b}) is all_slice(dim, {a}) then all_slice(dim, {b})).
+void append_step(std::vector<Step>& steps, Step step) {
+  const auto* slice = std::get_if<AllSlice>(&step.op);
+  auto* last = steps.empty() ? nullptr : std::get_if<AllSlice>(&steps.back().op);
+  if (slice && last && last->dim == slice->dim && !step.groups && !steps.back().groups) {
+    last->axes.insert(last->axes.end(), slice->axes.begin(), slice->axes.end());
+    return;
+  }
+  steps.push_back(std::move(step));
+}
+
 }  // namespace
 
 std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan,
@@ -104,12 +229,15 @@ std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan
     std::optional<Steps> parts;
     if (const auto* gather = std::get_if<AllGather>(&step.op); gather && !step.groups)
       parts = cheapest_split(model, before, states[k], *gather, !received);
+    if (const auto* permute = std::get_if<CollectivePermute>(&step.op);
+        permute && !step.pairs && !permute->to_mesh && !received)
+      parts = cheapest_shrunk_permute(model, before, states[k]);
     received = received || !std::holds_alternative<AllSlice>(step.op);
     if (parts && parts->time_us < step_cost(model, before, states[k], step).time_us) {
-      for (auto& s : parts->steps) out.steps.push_back(std::move(s));
+      for (auto& s : parts->steps) append_step(out.steps, std::move(s));
       split = true;
     } else {
-      out.steps.push_back(step);
+      append_step(out.steps, step);
     }
     before = states[k];
   }

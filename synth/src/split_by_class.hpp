@@ -12,7 +12,11 @@
 // over fast axes, slice another dim by them first, so the slow gather moves a part of
 // the array and the fast one the rest: on {x:6 inter, y:4, z:2},
 // f32[312, {x}1404, 234] -> f32[312, 1404, 234] becomes all_slice(dim=0, axes={y,z}),
-// all_gather(dim=1, axes={x}), all_gather(dim=0, axes={y,z}), 4.7x faster. The seeds are
+// all_gather(dim=1, axes={x}), all_gather(dim=0, axes={y,z}), 4.7x faster. Hierarchical
+// gathers: the slow axes exchanged by a permute for fast replicated ones, so the gather
+// runs on the fast link (first slicing by the rest of that fast axis, so the permute
+// moves less). Shrunk permutes: a permute before anything is received, done on a slice
+// by fast replicated axes and gathered back on the fast link. The seeds are
 // built without a cost model, so the engine offers each seed's cheapest such form as
 // well (engine.cpp best_seed).
 
@@ -25,9 +29,10 @@
 
 namespace redist::synth_detail {
 
-/// Returns `plan` (well typed; `states` its type_plan()) with each all_gather replaced by
-/// the cheapest under `model` of its split forms above, where that is cheaper than the
-/// one step; nullopt when no step changes or `model` has one link speed.
+/// Returns `plan` (well typed; `states` its type_plan()) with each all_gather (and each
+/// permute before anything is received) replaced by the cheapest under `model` of its
+/// split forms above, where that is cheaper than the one step; nullopt when no step
+/// changes or `model` has one link speed.
 /// Reductions are never split (one collective over the flattened group keeps the order
 /// of the sums the user asked for).
 std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan,

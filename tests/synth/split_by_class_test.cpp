@@ -1,13 +1,16 @@
-// Gathers split by link class (synth/src/split_by_class.hpp): under a model with an
-// inter-node axis the default plan gathers the slow axis while the buffer is small,
-// stays correct under the interpreter and within the bound, is never dearer than the
-// one gather, and plans under a one-class model are unchanged.
+// Gathers and permutes split by link class (synth/src/split_by_class.hpp): under a model
+// with an inter-node axis the default plan gathers the slow axis while the buffer is
+// small, or exchanges it for a fast one, or permutes a slice; it stays correct under the
+// interpreter and the Z3 checker and within the bound, is never dearer than the one
+// step, and plans under a one-class model are unchanged.
 
 #include <gtest/gtest.h>
 
 #include "redist/plan/plan_text.hpp"
 #include "redist/synth/cost_model.hpp"
+#include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
+#include "redist/verify/checker.hpp"
 #include "synth/synthesis_checks.hpp"
 
 namespace redist::testing {
@@ -82,6 +85,67 @@ TEST(SplitByClass, FastReplicatedAxesSliceFirstSoTheSlowGatherMovesLess) {
             "all_gather(dim=0, axes={y,z})\n"
             "target f32[312, 1404, 234]\n");
   expect_four_times_faster_than_one_gather(c, plan, 1);
+}
+
+/// Expects the default plan `plan` of `c` to cost what the optimal search finds under
+/// x_inter(), and the checker to prove it (correct, within the bound, no peak).
+void expect_optimal_and_proved(const Case& c, const Plan& plan) {
+  auto best = optimal_plan(x_inter(), c.mesh, c.src, c.mesh, c.dst);
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  EXPECT_NEAR(plan_cost(x_inter(), plan)->time_us, best->time_us, 1e-9 * best->time_us)
+      << to_string(plan) << "optimal:\n" << to_string(best->plan);
+  auto report = check_plan(plan);
+  ASSERT_TRUE(report.ok()) << report.error().to_string();
+  EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
+  EXPECT_EQ(report->memory.verdict, Verdict::proved) << report->memory.detail;
+  EXPECT_EQ(report->no_peak.verdict, Verdict::proved) << report->no_peak.detail;
+}
+
+TEST(SplitByClass, HierarchicalGatherExchangesTheSlowAxisForAFastOne) {
+  // x (3, inter) gathered as it is: 2N/3 per device on the slow link. Sliced by y's
+  // minor 2, x exchanged for y's major 3 by a permute (N/6 on the slow link), then
+  // gathered over y on the fast link.
+  const Case c = case_of("{x:3, y:6}", "f32[{x}5264784]", "f32[5264784]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 3u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[0]), "all_slice(dim=0, axes={y:(3)2})");
+  const auto* permute = std::get_if<CollectivePermute>(&plan.steps[1].op);
+  ASSERT_NE(permute, nullptr) << to_string(plan);
+  EXPECT_EQ(to_string(permute->to), "f32[{y:(1)3,y:(3)2}5264784]");
+  EXPECT_EQ(to_string(plan.steps[2]), "all_gather(dim=0, axes={y:(1)3,y:(3)2})");
+  const Plan one{c.mesh, c.src, {Step(AllGather{0, c.src.dims[0].axes})}, c.dst};
+  EXPECT_LT(plan_cost(x_inter(), plan)->time_us, plan_cost(x_inter(), one)->time_us / 2.5);
+  expect_optimal_and_proved(c, plan);
+}
+
+TEST(SplitByClass, HierarchicalGatherSlicesByAnotherFastAxis) {
+  // x:(1)2 is exchanged for z's major 2 after slicing by y, the array's size being
+  // divisible by 6 but not 16.
+  const Case c = case_of("{x:4, y:3, z:16}", "f32[{x:(1)2}6000018]", "f32[6000018]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 3u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[0]), "all_slice(dim=0, axes={y})");
+  EXPECT_EQ(to_string(plan.steps[2]), "all_gather(dim=0, axes={z:(1)2,y})");
+  expect_optimal_and_proved(c, plan);
+}
+
+TEST(SplitByClass, PermuteAcrossTheSlowAxisMovesASlice) {
+  // The permute's pairs differ along x (inter): done on a quarter of the buffer sliced
+  // by the replicated y, which is gathered back intra-node.
+  const Case c = case_of("{x:8, y:4}", "f32[{x:(1)2}4096, 1024]", "f32[{x:(2)2}4096, 1024]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 3u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[0]), "all_slice(dim=0, axes={y})");
+  const auto* permute = std::get_if<CollectivePermute>(&plan.steps[1].op);
+  ASSERT_NE(permute, nullptr) << to_string(plan);
+  EXPECT_EQ(to_string(permute->to), "f32[{x:(2)2,y}4096, 1024]");
+  EXPECT_EQ(to_string(plan.steps[2]), "all_gather(dim=0, axes={y})");
+  const Plan one{c.mesh, c.src, {Step(CollectivePermute{c.dst, std::nullopt})}, c.dst};
+  EXPECT_LT(plan_cost(x_inter(), plan)->time_us, plan_cost(x_inter(), one)->time_us / 2);
+  expect_optimal_and_proved(c, plan);
+  // Under one link speed the one permute stays.
+  const Plan flat = checked_plan(c, CostModel{});
+  ASSERT_EQ(flat.steps.size(), 1u) << to_string(flat);
 }
 
 TEST(SplitByClass, OneClassModelKeepsTheOneGather) {
