@@ -6,6 +6,17 @@
 // bandwidth. A device's shard overlaps its target shard in at most the product over
 // dims of the smaller local size, which bounds what it lacks from below.
 //
+// With two link classes, the data a FAST GROUP (the devices that differ only on fast
+// axes) needs and none of its members holds must enter the group through steps priced
+// at the slow link (a step on fast axes only, or a permute whose pairs differ on fast
+// axes only, stays inside groups); each such step brings at most its modeled bytes into
+// each member. So the slow steps' modeled bytes sum to at least M = what the group
+// lacks / its size, and all steps' to at least D, what a device lacks: the plan costs at
+// least M over the slow bandwidth plus D - M over the fast one. What a group holds in a
+// dim is the array with the slow factors' digits fixed (global / their product) and what
+// it needs likewise under the target's tiling; their overlap is again at most the
+// smaller, per dim.
+//
 // Count: a dim that all_slices cannot turn into the target's (it is not a prefix of
 // it) needs a gather or all_to_all out of it, or the permute; each such collective
 // fixes one dim, the permute may fix all. So after the permute each such dim costs a
@@ -47,6 +58,34 @@ double count_bound(const Frame& frame, const State& s) {
   return bad * frame.min_latency_us;
 }
 
+/// The product of the sizes of the factors of `factors` on axes of class `slow`.
+int64_t slow_product(const Frame& frame, const Factors& factors, LinkClass slow) {
+  int64_t p = 1;
+  for (const auto& f : factors)
+    if (frame.classes[static_cast<std::size_t>(f.axis)] == slow) p *= f.size;
+  return p;
+}
+
+/// The elements per member that a fast group lacks under `s` (the argument above); 0
+/// with one link speed or a change of device order (groups are then of other devices).
+double group_lack_per_member(const Frame& frame, const State& s) {
+  const CostModel& m = *frame.model;
+  if (m.intra.bandwidth_gbps == m.inter.bandwidth_gbps || frame.mesh_change) return 0;
+  const LinkClass slow = m.intra.bandwidth_gbps < m.inter.bandwidth_gbps ? LinkClass::intra : LinkClass::inter;
+  double members = 1;
+  for (std::size_t a = 0; a < frame.axis_sizes.size(); ++a)
+    if (frame.classes[a] != slow) members *= static_cast<double>(frame.axis_sizes[a]);
+  double need = 1, overlap = 1;
+  for (std::size_t d = 0; d < frame.target.dims.size(); ++d) {
+    const int64_t wanted = frame.globals[d] / slow_product(frame, frame.target.dims[d], slow);
+    const int64_t sp = slow_product(frame, s.dims[d], slow);
+    const int64_t held = (frame.globals[d] + sp - 1) / sp;  // padded blocks: at most this many
+    need *= static_cast<double>(wanted);
+    overlap *= static_cast<double>(std::min(wanted, held));
+  }
+  return need > overlap ? (need - overlap) / members : 0;
+}
+
 /// The data argument's bound; 0 when the target shard is padded.
 double data_bound(const Frame& frame, const State& s) {
   const State& t = frame.target;
@@ -60,9 +99,14 @@ double data_bound(const Frame& frame, const State& s) {
     need *= static_cast<double>(target_local);
     overlap *= static_cast<double>(std::min(source_local, target_local));
   }
-  if (need <= overlap) return 0;
-  const double bytes = (need - overlap) * static_cast<double>(frame.elem_bytes);
-  return frame.min_latency_us + bytes / (frame.max_bandwidth_gbps * 1e3);
+  const double lack = need > overlap ? need - overlap : 0;   // D
+  const double slow_lack = group_lack_per_member(frame, s);  // M
+  if (lack == 0 && slow_lack == 0) return 0;
+  const CostModel& m = *frame.model;
+  const double slow_bandwidth = std::min(m.intra.bandwidth_gbps, m.inter.bandwidth_gbps);
+  const double bytes = static_cast<double>(frame.elem_bytes);
+  return frame.min_latency_us + slow_lack * bytes / (slow_bandwidth * 1e3) +
+         std::max(0.0, lack - slow_lack) * bytes / (frame.max_bandwidth_gbps * 1e3);
 }
 
 }  // namespace

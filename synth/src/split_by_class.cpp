@@ -28,15 +28,17 @@ struct Steps {
   double time_us = 0;
 };
 
-/// `steps` applied from `before` and priced; nullopt when one does not type or they do
-/// not end at `after`.
+/// `steps` applied from `before` and priced; nullopt when one does not type, they do
+/// not end at `after`, or they pad a dim where neither end is padded (a slice by axes
+/// that do not divide it: its shards would differ in size).
 std::optional<Steps> priced(const CostModel& model, const TypedState& before, const TypedState& after,
                             std::vector<Step> steps) {
   Steps out{std::move(steps), 0};
   TypedState at = before;
+  const bool even = !has_padding(before.type) && !has_padding(after.type);
   for (const auto& step : out.steps) {
     auto next = apply_step(at, step);
-    if (!next) return std::nullopt;
+    if (!next || (even && has_padding(next->type))) return std::nullopt;
     out.time_us += step_cost(model, at, *next, step).time_us;
     at = std::move(*next);
   }
