@@ -16,6 +16,7 @@
 #include "engine_moves.hpp"
 #include "in_place.hpp"
 #include "slice_orders.hpp"
+#include "slice_targets.hpp"
 #include "split_by_class.hpp"
 #include "redist/plan/figures.hpp"
 #include "redist/plan/typing.hpp"
@@ -200,6 +201,7 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     if (strict && !slices_first(seed)) continue;
     consider(&seed, std::nullopt);
     for (auto& reordered : synth_detail::reordered_slices(seed)) consider(&seed, std::move(reordered));
+    for (auto& aimed : synth_detail::slices_at_their_target(seed)) consider(&seed, std::move(aimed));
   }
   if (best && !(best->in_place() == best->plan())) best->time_us = time_of(model, best->in_place(), best->states);
   return best;

@@ -1,0 +1,65 @@
+// slices_at_their_target() (slice_targets.hpp): each (all_slice, all_to_all) pair whose
+// axes overlap gives one rewritten plan; the engine keeps it only where it types, ends
+// at the target and costs less (engine.cpp best_seed).
+
+#include "slice_targets.hpp"
+
+#include <algorithm>
+
+namespace redist::synth_detail {
+
+namespace {
+
+/// True when `step` leaves the axes of dim `dim` alone: a slice of another dim, or a
+/// step of any kind but all_to_all into or out of it is not (conservatively) allowed.
+bool leaves_dim(const Step& step, int dim) {
+  if (const auto* s = std::get_if<AllSlice>(&step.op)) return s->dim != dim;
+  return false;
+}
+
+/// `axes` without the references in `drop`.
+std::vector<AxisRef> without(const std::vector<AxisRef>& axes, const std::vector<AxisRef>& drop) {
+  std::vector<AxisRef> out;
+  for (const auto& a : axes)
+    if (std::find(drop.begin(), drop.end(), a) == drop.end()) out.push_back(a);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Plan> slices_at_their_target(const Plan& plan) {
+  std::vector<Plan> out;
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    const auto* slice = std::get_if<AllSlice>(&plan.steps[k].op);
+    if (!slice || plan.steps[k].groups) continue;
+    // The first all_to_all after the slice, with only slices of other dims between.
+    std::size_t m = k + 1;
+    while (m < plan.steps.size() && std::holds_alternative<AllSlice>(plan.steps[m].op)) ++m;
+    if (m == plan.steps.size() || plan.steps[m].groups) continue;
+    const auto* a2a = std::get_if<AllToAll>(&plan.steps[m].op);
+    if (!a2a || a2a->src_dim != slice->dim) continue;
+    std::vector<AxisRef> moved;  // sliced into src_dim, then moved out of it
+    for (const auto& a : slice->axes)
+      if (std::find(a2a->axes.begin(), a2a->axes.end(), a) != a2a->axes.end()) moved.push_back(a);
+    if (moved.empty()) continue;
+    bool clear = true;  // nothing between slices the all_to_all's target dim
+    for (std::size_t j = k + 1; j < m; ++j) clear = clear && leaves_dim(plan.steps[j], a2a->dst_dim);
+    if (!clear) continue;
+    Plan p{plan.mesh, plan.source, {}, plan.target};
+    for (std::size_t j = 0; j < plan.steps.size(); ++j) {
+      if (j == k) {
+        if (auto rest = without(slice->axes, moved); !rest.empty()) p.steps.emplace_back(AllSlice{slice->dim, rest});
+        p.steps.emplace_back(AllSlice{a2a->dst_dim, moved});
+      } else if (j == m) {
+        if (auto rest = without(a2a->axes, moved); !rest.empty())
+          p.steps.emplace_back(AllToAll{a2a->src_dim, a2a->dst_dim, rest});
+      } else {
+        p.steps.push_back(plan.steps[j]);
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace redist::synth_detail
