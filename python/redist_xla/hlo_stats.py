@@ -43,8 +43,10 @@ def group_size(attrs: str, num_devices: int) -> int:
         return int(m.group(2))
     m = re.search(r"replica_groups=mesh\[([^\]]*)\].*?\{([^}]*)\}", attrs)
     if m:
+        # Group axes are whole axes ('y') or sub-axes ('y':(2)2, pre-size then size).
         sizes = dict(re.findall(r"'(\w+)'=(\d+)", m.group(1)))
-        return math.prod(int(sizes[a]) for a in re.findall(r"'(\w+)'", m.group(2)))
+        return math.prod(int(sub) if sub else int(sizes[a])
+                         for a, sub in re.findall(r"'(\w+)'(?::\(\d+\)(\d+))?", m.group(2)))
     return num_devices  # replica_groups={}: all devices
 
 
