@@ -12,6 +12,11 @@ namespace redist::hlo::detail {
 Result<Program> build_program(const Plan& plan) {
   auto lowered = lower(plan);
   if (!lowered) return lowered.error();
+  for (const LoweredStep& step : lowered->steps)
+    if (std::holds_alternative<LoweredTransfer>(step.op))
+      return unsupported_error(
+          "the plan transfers the array to another device set; the HLO backend emits one SPMD program over one "
+          "mesh and does not emit transfers between device sets yet (docs/meshes.md): use the MPI backend");
   const TypedState& source = lowered->source;
   const TypedState& target = lowered->steps.empty() ? source : lowered->steps.back().after;
   const ElemType elem = source.type.elem;

@@ -140,7 +140,13 @@ ValueId lower(Builder& b, const LoweredStep& step, const LoweredAddPending& add,
 }  // namespace
 
 ValueId lower_step(Builder& b, const LoweredStep& step, ValueId value) {
-  return std::visit([&](const auto& op) { return lower(b, step, op, value); }, step.op);
+  return std::visit(
+      [&](const auto& op) {
+        // build_program refuses plans with a transfer before any step is lowered.
+        if constexpr (std::is_same_v<std::decay_t<decltype(op)>, LoweredTransfer>) return value;
+        else return lower(b, step, op, value);
+      },
+      step.op);
 }
 
 }  // namespace redist::hlo::detail
