@@ -137,9 +137,12 @@ Result<Executor> Executor::create(const Plan& plan, MPI_Comm comm, ElementFormat
   if (int rc = MPI_Comm_rank(state->world.get(), &state->rank); rc != MPI_SUCCESS)
     return mpi_error(rc, "MPI_Comm_rank");
   if (size != state->program.ranks)
-    return invalid_error(fmt::format(
-        "the communicator has {} ranks but the plan runs on {} (rank = physical device id, up to {})", size,
-        state->program.ranks, state->program.ranks - 1));
+    return invalid_error(state->program.ranks == plan.mesh.num_devices()
+                             ? fmt::format("the communicator has {} ranks but the mesh has {} devices", size,
+                                           plan.mesh.num_devices())
+                             : fmt::format("the communicator has {} ranks but the plan's meshes name devices 0..{} "
+                                           "(rank = physical device id)",
+                                           size, state->program.ranks - 1));
   // A rank outside the source (or target) mesh starts (or ends) with no shard.
   if (!state->program.source.mesh.has_device(state->rank)) state->source_bytes = 0;
   if (!state->program.target.mesh.has_device(state->rank)) state->target_bytes = 0;
