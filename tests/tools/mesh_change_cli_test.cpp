@@ -97,6 +97,24 @@ TEST(MeshChangeCli, OtherDeviceSetsArePlannedAsOneTransfer) {
             (nlohmann::json{{"from", 0}, {"to", 4}, {"src_start", {0, 0}}, {"dst_start", {0, 0}}, {"extent", {2, 2}}}));
 }
 
+TEST(MeshChangeCli, ExplainShowsTheSendsOfATransfer) {
+  const auto r = run_redist(
+      "explain --mesh '{x:2, r:2}' --target-mesh '{y:4} devices=[2,3,4,5]' 'f32[{x}8, 8]' 'f32[8, {y}8]'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("device 2 (x=1,r=0): holds [4:8, 0:8]; keeps [4:8, 0:2]; sends [4:8, 4:6] to 4; receives "
+                          "[0:4, 0:2] from 0; now holds [0:8, 0:2] (y=0)\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("device 5: holds nothing (only in the new mesh); receives [0:4, 6:8] from 1, [4:8, 6:8] from "
+                          "3; now holds [0:8, 6:8] (y=3)\n"),
+            std::string::npos)
+      << r.output;
+  const auto hlo = run_redist(
+      "emit --target hlo --mesh '{x:4}' --target-mesh '{y:4} devices=[4,5,6,7]' 'f32[{x}8]' 'f32[{y}8]'");
+  EXPECT_EQ(hlo.exit_code, 2) << hlo.output;
+  EXPECT_NE(hlo.output.find("does not emit transfers between device sets yet"), std::string::npos) << hlo.output;
+}
+
 struct Bad {
   std::string args, message;
 };
