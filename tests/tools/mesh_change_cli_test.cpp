@@ -97,7 +97,7 @@ TEST(MeshChangeCli, OtherDeviceSetsArePlannedAsOneTransfer) {
             (nlohmann::json{{"from", 0}, {"to", 4}, {"src_start", {0, 0}}, {"dst_start", {0, 0}}, {"extent", {2, 2}}}));
 }
 
-TEST(MeshChangeCli, ExplainShowsTheSendsOfATransfer) {
+TEST(MeshChangeCli, ExplainAndEmitATransfer) {
   const auto r = run_redist(
       "explain --mesh '{x:2, r:2}' --target-mesh '{y:4} devices=[2,3,4,5]' 'f32[{x}8, 8]' 'f32[8, {y}8]'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -109,10 +109,19 @@ TEST(MeshChangeCli, ExplainShowsTheSendsOfATransfer) {
                           "3; now holds [0:8, 6:8] (y=3)\n"),
             std::string::npos)
       << r.output;
+  // HLO: one module over the union of the devices (run on XLA by the xla_device_sets
+  // test); a plan with a reduction beside its transfer is refused.
   const auto hlo = run_redist(
       "emit --target hlo --mesh '{x:4}' --target-mesh '{y:4} devices=[4,5,6,7]' 'f32[{x}8]' 'f32[{y}8]'");
-  EXPECT_EQ(hlo.exit_code, 2) << hlo.output;
-  EXPECT_NE(hlo.output.find("does not emit transfers between device sets yet"), std::string::npos) << hlo.output;
+  EXPECT_EQ(hlo.exit_code, 0) << hlo.output;
+  EXPECT_NE(hlo.output.find("num_partitions=8"), std::string::npos) << hlo.output;
+  EXPECT_NE(hlo.output.find("collective-permute"), std::string::npos) << hlo.output;
+  const auto reducing = run_redist("emit --target hlo --mesh '{x:2, r:2}' --target-mesh '{y:4} devices=[4,5,6,7]' "
+                                   "'f32[{x}8] sum{r}' 'f32[{y}8]'");
+  EXPECT_EQ(reducing.exit_code, 2) << reducing.output;
+  EXPECT_NE(reducing.output.find("the plan has a all_reduce beside its transfer between device sets"),
+            std::string::npos)
+      << reducing.output;
 }
 
 struct Bad {
