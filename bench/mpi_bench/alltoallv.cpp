@@ -142,22 +142,27 @@ Result<OneShotAlltoallv> OneShotAlltoallv::create(const TypedState& source, cons
   s->comm = comm;
   s->elem_bytes = elem_bytes;
   MPI_Comm_rank(comm, &s->rank);
-  const int64_t devices = source.mesh.num_devices();
+  // Rank = physical id: the meshes may be over other device sets (docs/meshes.md), a
+  // rank outside the source holds nothing, one outside the target receives nothing.
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  const auto devices = static_cast<int64_t>(size);
+  const bool in_source = source.mesh.has_device(s->rank), in_target = target.mesh.has_device(s->rank);
   s->source_shape = local_shape(source.type);
   s->target_shape = local_shape(target.type);
-  s->source_origin = shard_origin(source, s->rank);
-  s->target_origin = shard_origin(target, s->rank);
-  s->target_bytes = elem_bytes;
+  s->source_origin = in_source ? shard_origin(source, s->rank) : std::vector<int64_t>(s->source_shape.size(), 0);
+  s->target_origin = in_target ? shard_origin(target, s->rank) : std::vector<int64_t>(s->target_shape.size(), 0);
+  s->target_bytes = in_target ? elem_bytes : 0;
   for (int64_t n : s->target_shape) s->target_bytes *= n;
 
   // Holders of each source block, ascending; the pieces a target lacks come from
   // holder (target mod holders), so replicas share the sending.
   std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
-  for (int64_t d = 0; d < devices; ++d) holders[blocks_of(source, d)].push_back(d);
+  for (int64_t d : source.mesh.device_ids()) holders[blocks_of(source, d)].push_back(d);
   s->sends.resize(static_cast<std::size_t>(devices));
   s->recvs.resize(static_cast<std::size_t>(devices));
-  for (int64_t t = 0; t < devices; ++t) {
-    const auto own = blocks_of(source, t);
+  for (int64_t t : target.mesh.device_ids()) {
+    const auto own = source.mesh.has_device(t) ? blocks_of(source, t) : std::vector<int64_t>{};
     for (auto& [box, blocks] : cells(source, target, t)) {
       const auto& h = holders.at(blocks);
       const int64_t from = blocks == own ? t : h[static_cast<std::size_t>(t) % h.size()];

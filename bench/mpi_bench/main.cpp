@@ -5,6 +5,8 @@
 //
 //   mpirun -np 8 build/bench/mpi_bench/mpi_bench [--anchors FILE] [--min-mib 64] [--reps 9]
 //   mpirun -np 8 build/bench/mpi_bench/mpi_bench --anchors tests/data/partial_sums.txt
+//   mpirun -np 8 build/bench/mpi_bench/mpi_bench --weight-sync [--min-mib 256] [--reps 9]
+//     (trainer -> inference weight sync between device sets: weight_sync.hpp)
 //
 // Prints a Markdown table on rank 0: per case and method the steps, the bytes the
 // busiest rank receives, the median over repetitions of the slowest rank's time, the
@@ -34,6 +36,7 @@
 #include "redist/plan/figures.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "shard_data.hpp"
+#include "weight_sync.hpp"
 
 namespace redist::mpi::bench {
 namespace {
@@ -44,6 +47,7 @@ struct Options {
   std::string anchors = REDIST_ANCHORS_FILE;
   int64_t min_mib = 64;
   int reps = 9;
+  bool weight_sync = false;
 };
 
 /// Options from the command line; nullopt (after a usage line) on a bad one.
@@ -55,6 +59,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
     if (arg == "--anchors" && has_value) o.anchors = argv[++i];
     else if (arg == "--min-mib" && has_value) o.min_mib = std::atoll(argv[++i]);
     else if (arg == "--reps" && has_value) o.reps = std::atoi(argv[++i]);
+    else if (arg == "--weight-sync") o.weight_sync = true;
     else return std::nullopt;
   }
   if (o.min_mib < 1 || o.reps < 1) return std::nullopt;
@@ -212,9 +217,10 @@ int run(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const auto options = parse_options(argc, argv);
   if (!options) {
-    if (rank == 0) std::fprintf(stderr, "usage: mpi_bench [--anchors FILE] [--min-mib N] [--reps N]\n");
+    if (rank == 0) std::fprintf(stderr, "usage: mpi_bench [--anchors FILE | --weight-sync] [--min-mib N] [--reps N]\n");
     return 2;
   }
+  if (options->weight_sync) return run_weight_sync(static_cast<int>(options->min_mib), options->reps);
   use_mmap_for_large_buffers();
   std::vector<std::string> skipped;
   auto cases = bench_cases(options->anchors, size, options->min_mib * (int64_t{1} << 20), skipped);

@@ -94,13 +94,13 @@ Result<Refinement> refine(const Mesh& src_mesh, const DistType& src, const Mesh&
   if (auto s = same_array(src, dst); !s) return s.error();
   if (src_mesh.num_devices() != dst_mesh.num_devices())
     return unsupported_error(fmt::format(
-        "the source mesh {} has {} devices and the target mesh {} has {}: reshards between device sets are not "
-        "planned yet (docs/meshes.md)",
+        "the source mesh {} has {} devices and the target mesh {} has {}: a common refinement needs one device set "
+        "(reshards between device sets are planned as a transfer, docs/meshes.md)",
         to_string(src_mesh), src_mesh.num_devices(), to_string(dst_mesh), dst_mesh.num_devices()));
   if (!src_mesh.compact() || !dst_mesh.compact())
     return unsupported_error(fmt::format(
-        "the meshes {} and {} are not both over devices 0..{}: reshards between device sets are not planned yet "
-        "(docs/meshes.md)",
+        "the meshes {} and {} are not both over devices 0..{}: a common refinement runs on devices 0..N-1 "
+        "(reshards between device sets are planned as a transfer, docs/meshes.md)",
         to_string(src_mesh), to_string(dst_mesh), src_mesh.num_devices() - 1));
   std::set<int64_t> cuts;
   add_cuts(src_mesh, src, cuts);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <type_traits>
 
 #include "digit_classes.hpp"
@@ -20,7 +21,8 @@ int64_t group_size_of(const Step& step) {
   if (step.groups && !step.groups->empty()) return static_cast<int64_t>(step.groups->front().size());
   return std::visit(
       [](const auto& op) -> int64_t {
-        if constexpr (std::is_same_v<std::decay_t<decltype(op)>, CollectivePermute>) return 2;
+        using Op = std::decay_t<decltype(op)>;
+        if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer>) return 2;
         else return product_of_sizes(op.axes);
       },
       step.op);
@@ -59,6 +61,33 @@ BigInt uniform_bytes(const TypedState& before, const TypedState& after, const St
   return 0;
 }
 
+/// Bytes each device sends and receives in a transfer (its lowered sends; a box that
+/// stays moves nothing), by physical id.
+struct TransferBytes {
+  std::map<int64_t, BigInt> sent, received;
+};
+TransferBytes transfer_bytes(const TypedState& before, const TypedState& after, const Transfer& t) {
+  TransferBytes out;
+  for (const TransferBox& box : t.table ? *t.table : transfer_table(before, after)) {
+    if (box.from == box.to) continue;
+    BigInt bytes = elem_bytes(after.type.elem);
+    for (int64_t e : box.extent) bytes *= e;
+    out.sent[box.from] += bytes;
+    out.received[box.to] += bytes;
+  }
+  return out;
+}
+
+/// Max and total of the values of `m`.
+std::pair<BigInt, BigInt> max_total(const std::map<int64_t, BigInt>& m) {
+  BigInt max = 0, total = 0;
+  for (const auto& [device, bytes] : m) {
+    max = std::max(max, bytes);
+    total += bytes;
+  }
+  return {max, total};
+}
+
 /// Devices a symbolic permute on one mesh leaves in place (their source is themselves),
 /// counted per class of mesh digits (digit_classes.hpp); nullopt for explicit pairs, a
 /// change of device order, or factors that do not refine.
@@ -78,6 +107,12 @@ StepFigures step_figures(const TypedState& before, const TypedState& after, cons
   f.local_bytes_before = local_bytes(before.type);
   f.local_bytes_after = local_bytes(after.type);
   f.group_size = group_size_of(step);
+  if (const auto* t = std::get_if<Transfer>(&step.op)) {
+    const auto bytes = transfer_bytes(before, after, *t);
+    std::tie(f.send_bytes_max, f.send_bytes_total) = max_total(bytes.sent);
+    std::tie(f.recv_bytes_max, f.recv_bytes_total) = max_total(bytes.received);
+    return f;
+  }
   const BigInt per_device = uniform_bytes(before, after, step, f.group_size);
   const int64_t n = after.mesh.num_devices();
   if (!std::holds_alternative<CollectivePermute>(step.op)) {
@@ -114,6 +149,11 @@ StepFigures step_figures(const TypedState& before, const TypedState& after, cons
 }
 
 BigInt device_recv_bytes(const TypedState& before, const TypedState& after, const Step& step, int64_t device) {
+  if (const auto* t = std::get_if<Transfer>(&step.op)) {
+    const auto bytes = transfer_bytes(before, after, *t);
+    const auto it = bytes.received.find(device);
+    return it == bytes.received.end() ? BigInt(0) : it->second;
+  }
   const BigInt per_device = uniform_bytes(before, after, step, group_size_of(step));
   if (!std::holds_alternative<CollectivePermute>(step.op)) return per_device;
   const auto pairs = pairs_of(before, after, step);

@@ -102,6 +102,11 @@ BigInt reduction_share(const Mesh& mesh, const DistType& src, const DistType& ds
 
 BigInt device_lower_bound(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                           int64_t device) {
+  if (!src_mesh.has_device(device)) {  // only in the target: it starts empty and lacks every element
+    BigInt elements = 1;
+    for (const DimBox& b : shard_box(dst_mesh, dst, dst_mesh.coords_of_device(device))) elements *= b.size;
+    return elements * elem_bytes(dst.elem);
+  }
   const Coords sc = src_mesh.coords_of_device(device), dc = dst_mesh.coords_of_device(device);
   return BigInt(missing_elements(src_mesh, src, sc, dst_mesh, dst, dc)) * elem_bytes(dst.elem) +
          reduction_share(dst_mesh, src, dst);
@@ -121,7 +126,7 @@ std::optional<LowerBound> lower_bound(const Mesh& src_mesh, const DistType& src,
   const int64_t bytes = elem_bytes(dst.elem);
   if (!(src_mesh == dst_mesh)) {
     if (dst_mesh.num_devices() > kMaxEnumeratedDevices) return std::nullopt;
-    for (int64_t d = 0; d < dst_mesh.num_devices(); ++d) {
+    for (int64_t d : dst_mesh.device_ids()) {
       const BigInt v = device_lower_bound(src_mesh, src, dst_mesh, dst, d);
       lb.max = std::max(lb.max, v);
       lb.total += v;

@@ -70,6 +70,9 @@ struct Lowerer {
   LoweredOp operator()(const AddPending& s) const {
     return LoweredAddPending{GroupSpec{s.axes, std::nullopt, product_of_sizes(s.axes)}, s.op};
   }
+  LoweredOp operator()(const Transfer& s) const {
+    return LoweredTransfer{s.table ? *s.table : transfer_table(before, after)};
+  }
 };
 
 /// The factors of each mesh axis that `type` leaves replicated, in mesh order, major
@@ -167,7 +170,7 @@ DevicePairs pair_table(const LoweredPermute& permute, const Mesh& source_mesh, c
 std::string_view lowered_name(const LoweredOp& op) {
   static constexpr std::string_view names[] = {"all_slice",         "all_gather",     "all_to_all",
                                                "collective_permute", "reduce_scatter", "all_reduce",
-                                               "add_pending"};
+                                               "add_pending",       "transfer"};
   return names[op.index()];
 }
 

@@ -26,9 +26,11 @@ DevicePairs permute_pairs(const TypedState& before, const TypedState& after) {
 
 namespace {
 
-/// The axes a step's groups run over; nullopt for a permute, which has no groups.
+/// The axes a step's groups run over; nullopt for a permute or a transfer, which have
+/// no groups.
 struct GroupAxes {
   std::optional<std::vector<AxisRef>> operator()(const CollectivePermute&) const { return std::nullopt; }
+  std::optional<std::vector<AxisRef>> operator()(const Transfer&) const { return std::nullopt; }
   template <class Op>
   std::optional<std::vector<AxisRef>> operator()(const Op& op) const {
     return op.axes;

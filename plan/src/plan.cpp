@@ -14,6 +14,7 @@ struct StepNamer {
   std::string_view operator()(const ReduceScatter&) const { return "reduce_scatter"; }
   std::string_view operator()(const AllReduce&) const { return "all_reduce"; }
   std::string_view operator()(const AddPending&) const { return "add_pending"; }
+  std::string_view operator()(const Transfer&) const { return "transfer"; }
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ struct StepKind {
   std::string_view name;
   std::array<std::string_view, 3> keys;  // required keys, empty entries unused
 };
-constexpr std::array<StepKind, 7> kStepKinds = {{
+constexpr std::array<StepKind, 8> kStepKinds = {{
     {"all_slice", {"dim", "axes", ""}},
     {"all_gather", {"dim", "axes", ""}},
     {"all_to_all", {"src", "dst", "axes"}},
@@ -28,6 +28,7 @@ constexpr std::array<StepKind, 7> kStepKinds = {{
     {"reduce_scatter", {"dim", "axes", ""}},
     {"all_reduce", {"axes", "", ""}},
     {"add_pending", {"axes", "op", ""}},
+    {"transfer", {"mesh", "to", ""}},
 }};
 
 /// The values of a step's keys as parsed, before they are assembled into a Step.
@@ -39,6 +40,7 @@ struct StepFields {
   std::optional<Mesh> mesh;
   std::optional<DeviceGroups> groups;
   std::optional<DevicePairs> pairs;
+  std::optional<TransferTable> sends;
 
   /// True when the key `key` has a value.
   bool has(std::string_view key) const {
@@ -50,6 +52,7 @@ struct StepFields {
     if (key == "to") return to.has_value();
     if (key == "mesh") return mesh.has_value();
     if (key == "groups") return groups.has_value();
+    if (key == "sends") return sends.has_value();
     return pairs.has_value();
   }
 };
@@ -180,6 +183,48 @@ class LineParser {
     return groups;
   }
 
+  /// `[0, 1, 2]` (possibly empty).
+  Result<std::vector<int64_t>> int_list() {
+    if (auto s = expect('['); !s) return s.error();
+    std::vector<int64_t> out;
+    if (consume(']')) return out;
+    do {
+      auto v = integer();
+      if (!v) return v.error();
+      out.push_back(*v);
+    } while (consume(','));
+    if (auto s = expect(']'); !s) return s.error();
+    return out;
+  }
+
+  /// `[(from, to, [src_start], [dst_start], [extent]), ...]`: a transfer's sends.
+  Result<TransferTable> sends() {
+    if (auto s = expect('['); !s) return s.error();
+    TransferTable table;
+    if (consume(']')) return table;
+    do {
+      if (auto s = expect('('); !s) return s.error();
+      TransferBox box;
+      auto from = integer();
+      if (!from) return from.error();
+      if (auto s = expect(','); !s) return s.error();
+      auto to = integer();
+      if (!to) return to.error();
+      box.from = *from;
+      box.to = *to;
+      for (auto* list : {&box.src_start, &box.dst_start, &box.extent}) {
+        if (auto s = expect(','); !s) return s.error();
+        auto v = int_list();
+        if (!v) return v.error();
+        *list = std::move(*v);
+      }
+      if (auto s = expect(')'); !s) return s.error();
+      table.push_back(std::move(box));
+    } while (consume(','));
+    if (auto s = expect(']'); !s) return s.error();
+    return table;
+  }
+
   /// `[(0, 1), (1, 0)]`.
   Result<DevicePairs> pairs() {
     if (auto s = expect('['); !s) return s.error();
@@ -267,6 +312,10 @@ Status parse_value(LineParser& p, std::string_view key, const Mesh& mesh, StepFi
     auto m = p.mesh();
     if (!m) return m.error();
     fields.mesh = std::move(*m);
+  } else if (key == "sends") {
+    auto sends = p.sends();
+    if (!sends) return sends.error();
+    fields.sends = std::move(*sends);
   } else if (key == "groups") {
     auto groups = p.groups();
     if (!groups) return groups.error();
@@ -288,6 +337,7 @@ StepOp make_op(std::string_view name, StepFields& f) {
   if (name == "collective_permute") return CollectivePermute{std::move(*f.to), std::move(f.mesh)};
   if (name == "reduce_scatter") return ReduceScatter{as_int(f.dim), std::move(*f.axes)};
   if (name == "add_pending") return AddPending{std::move(*f.axes), *f.op};
+  if (name == "transfer") return Transfer{std::move(*f.to), std::move(*f.mesh), std::move(f.sends)};
   return AllReduce{std::move(*f.axes)};
 }
 
@@ -298,13 +348,17 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
   if (kind == kStepKinds.end())
     return p.error(name_pos, "unknown step '" + std::string(name) +
                                  "' (expected all_slice, all_gather, all_to_all, collective_permute, reduce_scatter, "
-                                 "all_reduce, add_pending, or target)");
+                                 "all_reduce, add_pending, transfer, or target)");
   std::vector<std::string_view> allowed;
   for (auto k : kind->keys)
     if (!k.empty()) allowed.push_back(k);
   if (kind->name == "collective_permute") allowed.push_back("mesh");
-  allowed.push_back("groups");
-  allowed.push_back("pairs");
+  if (kind->name == "transfer") {
+    allowed.push_back("sends");  // a transfer's lowering is its sends, not groups or pairs
+  } else {
+    allowed.push_back("groups");
+    allowed.push_back("pairs");
+  }
 
   if (auto s = p.expect('('); !s) return s.error();
   StepFields fields;
@@ -322,7 +376,10 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
       }
       if (fields.has(key)) return p.error(key_pos, "key '" + std::string(key) + "' given twice");
       if (auto s = p.expect('='); !s) return s.error();
-      if (auto s = parse_value(p, key, mesh, fields); !s) return s.error();
+      // A transfer's type is on its new mesh, which must come first.
+      const bool on_new_mesh = kind->name == "transfer" && key == "to";
+      if (on_new_mesh && !fields.mesh) return p.error(key_pos, "transfer takes mesh= before to= (the type is on that mesh)");
+      if (auto s = parse_value(p, key, on_new_mesh ? *fields.mesh : mesh, fields); !s) return s.error();
     } while (p.consume(','));
     if (auto s = p.expect(')'); !s) return s.error();
   }
@@ -376,6 +433,7 @@ Status parse_line(LineParser& p, Stage& stage, Plan& plan, Mesh& mesh) {
   if (!step) return step.error();
   if (const auto* permute = std::get_if<CollectivePermute>(&step->op); permute && permute->to_mesh)
     mesh = *permute->to_mesh;
+  if (const auto* transfer = std::get_if<Transfer>(&step->op)) mesh = transfer->to_mesh;
   plan.steps.push_back(std::move(*step));
   return Ok{};
 }
@@ -401,6 +459,20 @@ struct OpFields {
   std::string operator()(const AllReduce& s) const { return "axes=" + axes_text(s.axes); }
   std::string operator()(const AddPending& s) const {
     return "axes=" + axes_text(s.axes) + ", op=" + std::string(reduce_op_name(s.op));
+  }
+  std::string operator()(const Transfer& s) const {
+    return "mesh=" + to_string(s.to_mesh) + ", to=" + to_string(s.to) + (s.table ? ", sends=" + sends_text(*s.table) : "");
+  }
+
+  /// `[(from, to, [src_start], [dst_start], [extent]), ...]`.
+  static std::string sends_text(const TransferTable& table) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      const auto& t = table[i];
+      out += (i ? ", (" : "(") + std::to_string(t.from) + ", " + std::to_string(t.to) + ", " + int_list(t.src_start) +
+             ", " + int_list(t.dst_start) + ", " + int_list(t.extent) + ")";
+    }
+    return out + "]";
   }
 
   static std::string dim_axes(int dim, const Axes& axes) {

@@ -96,6 +96,8 @@ Status check_lowering(const Step& step, const Mesh& mesh) {
       return invalid_error("device " + num(id) + " in " + where + " is out of range [0, " + num(n) + ")");
     return Ok{};
   };
+  if (std::holds_alternative<Transfer>(step.op) && (step.groups || step.pairs))
+    return invalid_error("a transfer takes sends=, not groups= or pairs=");
   if (std::holds_alternative<AddPending>(step.op) && (step.groups || step.pairs))
     return invalid_error("add_pending is local: it takes no groups= or pairs= (member 0 of each group over its axes keeps "
                          "the value)");
@@ -225,6 +227,22 @@ class StepTyper {
     return finish(mesh, to);
   }
 
+  // The array moves to another device set (docs/meshes.md): same element type and
+  // global shape, no pending reduction on either side (a device outside the other mesh
+  // could not hold a summand), an explicit table's devices and boxes inside the meshes
+  // and buffers (whether it covers the target is the checker's question).
+  Result<TypedState> operator()(const Transfer& s) const {
+    if (auto st = validate(s.to, s.to_mesh); !st) return prefixed(st.error(), "to type: ");
+    if (auto st = same_array(type_, s.to); !st) return st.error();
+    if (!type_.reduce_axes.empty() || !s.to.reduce_axes.empty())
+      return unsupported_error("a transfer moves values, not pending reductions: reduce " + to_string(type_) +
+                               " on its mesh first (reduce_scatter or all_reduce), and add pending axes on the "
+                               "new mesh after it (add_pending)");
+    if (s.table)
+      if (auto st = check_sends(*s.table, TypedState{mesh_, type_}, TypedState{s.to_mesh, s.to}); !st) return st.error();
+    return finish(s.to_mesh, s.to);
+  }
+
   Result<TypedState> operator()(const ReduceScatter& s) const {
     if (auto st = check_dim(type_, s.dim, "dim"); !st) return st.error();
     if (auto st = check_unpadded(type_, s.dim); !st) return st.error();
@@ -288,15 +306,40 @@ class StepTyper {
 
 }  // namespace
 
+Status check_sends(const TransferTable& sends, const TypedState& before, const TypedState& after) {
+  const auto from_shape = local_shape(before.type), to_shape = local_shape(after.type);
+  const std::size_t rank = before.type.rank();
+  for (std::size_t i = 0; i < sends.size(); ++i) {
+    const TransferBox& box = sends[i];
+    const std::string at = "send " + num(static_cast<int64_t>(i + 1)) + " ";
+    if (!before.mesh.has_device(box.from))
+      return invalid_error(at + "is from device " + num(box.from) + ", which is not in " + to_string(before.mesh));
+    if (!after.mesh.has_device(box.to))
+      return invalid_error(at + "is to device " + num(box.to) + ", which is not in " + to_string(after.mesh));
+    if (box.src_start.size() != rank || box.dst_start.size() != rank || box.extent.size() != rank)
+      return invalid_error(at + "does not give one start and extent per dim (rank " + num(static_cast<int64_t>(rank)) +
+                           ")");
+    for (std::size_t d = 0; d < rank; ++d)
+      if (box.extent[d] < 1 || box.src_start[d] < 0 || box.dst_start[d] < 0 ||
+          box.src_start[d] > from_shape[d] - box.extent[d] || box.dst_start[d] > to_shape[d] - box.extent[d])
+        return invalid_error(at + "reaches outside the local buffers in dim " + num(static_cast<int64_t>(d)));
+  }
+  return Ok{};
+}
+
 Result<TypedState> apply_step(const TypedState& before, const Step& step) {
-  if (auto st = check_compact(before.mesh); !st) return st.error();
+  // A transfer runs on physical ids; every other step on a compact mesh (docs/meshes.md).
+  const bool transfer = std::holds_alternative<Transfer>(step.op);
+  if (!transfer)
+    if (auto st = check_compact(before.mesh); !st) return st.error();
   if (auto st = validate(before.type, before.mesh); !st) return prefixed(st.error(), "the type before the step: ");
   if (auto st = check_lowering(step, before.mesh); !st) return st.error();
   return std::visit(StepTyper(before), step.op);
 }
 
 Result<std::vector<TypedState>> type_plan(const Plan& plan) {
-  if (auto st = check_compact(plan.mesh); !st) return st.error();
+  if (plan.steps.empty() || !std::holds_alternative<Transfer>(plan.steps.front().op))
+    if (auto st = check_compact(plan.mesh); !st) return st.error();
   if (auto st = validate(plan.source, plan.mesh); !st) return prefixed(st.error(), "source: ");
   std::vector<TypedState> states;
   states.reserve(plan.steps.size());

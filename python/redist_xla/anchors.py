@@ -8,7 +8,7 @@ from .notation import parse_mesh
 
 
 def read_anchors(path: str, max_devices: int) -> list[tuple[str, Case]]:
-    """(name, case) of every anchor whose meshes have at most `max_devices` devices."""
+    """(name, case) of every anchor whose meshes name devices below `max_devices`."""
     out = []
     with open(path) as f:
         for line in f:
@@ -16,6 +16,7 @@ def read_anchors(path: str, max_devices: int) -> list[tuple[str, Case]]:
             if len(fields) < 4 or not fields[0]:
                 continue
             case = Case(fields[1], fields[2], fields[3], fields[4] if len(fields) > 4 else None)
-            if parse_mesh(case.mesh).num_devices <= max_devices:
+            meshes = [parse_mesh(case.mesh)] + ([parse_mesh(case.target_mesh)] if case.target_mesh else [])
+            if max(m.slots for m in meshes) <= max_devices:  # every device id below max_devices
                 out.append((fields[0], case))
     return out

@@ -74,8 +74,12 @@ def run_module(module: str | bytes, mesh: Mesh, src_text: str, dst_mesh: Mesh, d
     src = parse_type(src_text, mesh)
     dst = parse_type(dst_text, dst_mesh)
     logical = global_array(src)
-    executable = xla.compile_module(module, mesh.num_devices)
-    outputs = xla.execute(executable, xla.place(input_buffers(mesh, src, logical)))
+    # Over other device sets the program runs on every device up to the largest id.
+    other_sets = set(mesh.devices) != set(dst_mesh.devices)
+    partitions = max(mesh.slots, dst_mesh.slots) if other_sets else mesh.num_devices
+    executable = xla.compile_module(module, partitions)
+    buffers = input_buffers(mesh, src, logical, partitions if other_sets else None)
+    outputs = xla.execute(executable, xla.place(buffers))
     return first_mismatch(dst_mesh, dst, logical, outputs)
 
 

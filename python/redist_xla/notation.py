@@ -22,6 +22,11 @@ class Mesh:
     def num_devices(self) -> int:
         return len(self.devices)
 
+    @property
+    def slots(self) -> int:
+        """1 + the largest physical id: the partitions a program over it needs."""
+        return max(self.devices) + 1
+
     def axis_size(self, name: str) -> int:
         return dict(self.axes)[name]
 
@@ -98,8 +103,9 @@ def parse_mesh(text: str) -> Mesh:
     devices = tuple(range(n))
     if m.group("devices"):
         devices = tuple(int(s) for s in m.group("devices").split(","))
-        if sorted(devices) != list(range(n)):
-            raise NotationError(f"devices are not a permutation of 0..{n - 1}")
+        # Other ids than 0..n-1 name another device set (docs/meshes.md).
+        if len(devices) != n or len(set(devices)) != n or min(devices) < 0:
+            raise NotationError(f"devices are not {n} distinct non-negative ids")
     return Mesh(tuple(axes), devices)
 
 

@@ -85,9 +85,13 @@ def _summand(t: DistType, value: np.ndarray, r: int) -> np.ndarray:
     return value - value.dtype.type(size * (size - 1) // 2)
 
 
-def input_buffers(mesh: Mesh, t: DistType, logical: np.ndarray) -> list[np.ndarray]:
-    """The source buffer of every physical device, as the emitted module takes it."""
-    buffers: list[np.ndarray | None] = [None] * mesh.num_devices
+def input_buffers(mesh: Mesh, t: DistType, logical: np.ndarray, slots: int | None = None) -> list[np.ndarray]:
+    """The source buffer of every physical device, as the emitted module takes it: `slots`
+    devices when the program runs over more than the mesh (a transfer between device
+    sets), those outside the mesh holding zeros."""
+    count = slots if slots is not None else mesh.num_devices
+    zeros = np.zeros(local_shape(t), dtype=logical.dtype)
+    buffers: list[np.ndarray | None] = [zeros] * count
     for position, device in enumerate(mesh.devices):
         coords = mesh.coords_of_position(position)
         shard = _shard(mesh, t, logical, coords)

@@ -19,10 +19,11 @@
 namespace redist::py {
 namespace {
 
-/// The group spec of ops that have one, else nullptr.
+/// The group spec of ops that have one, else nullptr (a permute, a transfer).
 const GroupSpec* group_of(const LoweredOp& op) {
   return std::visit([](const auto& o) -> const GroupSpec* {
-    if constexpr (std::is_same_v<std::decay_t<decltype(o)>, LoweredPermute>) return nullptr;
+    using Op = std::decay_t<decltype(o)>;
+    if constexpr (std::is_same_v<Op, LoweredPermute> || std::is_same_v<Op, LoweredTransfer>) return nullptr;
     else return &o.group;
   }, op);
 }
@@ -93,8 +94,18 @@ void bind_lowered(nb::module_& m) {
       .def_prop_ro("explicit_table", [](const LoweredStep& s) {
             const GroupSpec* g = group_of(s.op);
             if (g) return g->table.has_value();
-            return std::get<LoweredPermute>(s.op).table.has_value();
+            if (const auto* p = std::get_if<LoweredPermute>(&s.op)) return p->table.has_value();
+            return false;  // a transfer's sends are always a table: see `sends`
           }, "True when the plan gave explicit groups or pairs (an imported plan).")
+      .def_prop_ro("sends", [](const LoweredStep& s) -> nb::object {
+            auto* t = std::get_if<LoweredTransfer>(&s.op);
+            if (!t) return nb::none();
+            nb::list out;
+            for (const auto& box : t->sends)
+              out.append(nb::make_tuple(box.from, box.to, nb::cast(box.src_start), nb::cast(box.dst_start),
+                                        nb::cast(box.extent)));
+            return out;
+          }, "A transfer's sends as (from, to, src_start, dst_start, extent) (None unless a transfer).")
       .def_prop_ro("groups", [](const LoweredStep& s) {
             const GroupSpec* g = group_of(s.op);
             return g ? nb::cast(group_table(*g, s.before.mesh)) : nb::object(nb::none());

@@ -51,7 +51,7 @@ nb::object step_dim(const Step& s) {
 nb::object step_axes(const Step& s) {
   return field(s, [](const auto& op) -> nb::object {
     using Op = std::decay_t<decltype(op)>;
-    if constexpr (std::is_same_v<Op, CollectivePermute>) return nb::none();
+    if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer>) return nb::none();
     else return nb::cast(op.axes);
   });
 }
@@ -71,7 +71,8 @@ CostModel default_model(const std::optional<CostModel>& model) { return model ? 
 void bind_plan(nb::module_& m) {
   nb::class_<Step>(m, "Step", "One collective step of a plan (docs/design.md §2).")
       .def_prop_ro("kind", [](const Step& s) { return std::string(step_name(s.op)); },
-                   "all_slice, all_gather, all_to_all, collective_permute, reduce_scatter or all_reduce.")
+                   "all_slice, all_gather, all_to_all, collective_permute, reduce_scatter, all_reduce, add_pending or "
+                   "transfer.")
       .def_prop_ro("dim", &step_dim, "The dim of a slice, gather or reduce-scatter; else None.")
       .def_prop_ro("src_dim", [](const Step& s) {
             auto* a = std::get_if<AllToAll>(&s.op);
@@ -81,11 +82,12 @@ void bind_plan(nb::module_& m) {
             auto* a = std::get_if<AllToAll>(&s.op);
             return a ? nb::int_(a->dst_dim) : nb::object(nb::none());
           })
-      .def_prop_ro("axes", &step_axes, "The step's axes; None for a permute.")
+      .def_prop_ro("axes", &step_axes, "The step's axes; None for a permute or a transfer.")
       .def_prop_ro("to", [](const Step& s) {
+            if (auto* t = std::get_if<Transfer>(&s.op)) return nb::cast(t->to);
             auto* p = std::get_if<CollectivePermute>(&s.op);
             return p ? nb::cast(p->to) : nb::object(nb::none());
-          }, "The permute's target type; else None.")
+          }, "The target type of a permute or a transfer; else None.")
       .def_ro("groups", &Step::groups, "Explicit groups (imported plans); None when derived.")
       .def_ro("pairs", &Step::pairs, "Explicit permute pairs (imported plans); None when derived.")
       .def(nb::self == nb::self)

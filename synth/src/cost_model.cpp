@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "permute_axes.hpp"
+#include "redist/plan/figures.hpp"
 #include "redist/plan/lowered.hpp"
 
 namespace redist {
@@ -22,6 +23,7 @@ CollectiveKind kind_of(const StepOp& op) {
         else if constexpr (std::is_same_v<T, AllToAll>) return CollectiveKind::all_to_all;
         else if constexpr (std::is_same_v<T, AllReduce>) return CollectiveKind::all_reduce;
         else if constexpr (std::is_same_v<T, CollectivePermute>) return CollectiveKind::permute;
+        else if constexpr (std::is_same_v<T, Transfer>) return CollectiveKind::transfer;
         else return CollectiveKind::local;
       },
       op);
@@ -86,7 +88,8 @@ int64_t group_size_of(const Step& step) {
   if (step.groups && !step.groups->empty()) return static_cast<int64_t>(step.groups->front().size());
   return std::visit(
       [](const auto& s) -> int64_t {
-        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>) return 1;
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, CollectivePermute> || std::is_same_v<T, Transfer>) return 1;
         else return product_of_sizes(s.axes);
       },
       step.op);
@@ -100,7 +103,8 @@ BigInt wire_bytes_of(CollectiveKind kind, int64_t g, const BigInt& buffer) {
     case CollectiveKind::reduce_scatter:
     case CollectiveKind::all_to_all: return (buffer * (g - 1) + g - 1) / g;
     case CollectiveKind::all_reduce: return (buffer * 2 * (g - 1) + g - 1) / g;
-    case CollectiveKind::permute: return buffer;
+    case CollectiveKind::permute:
+    case CollectiveKind::transfer: return buffer;
     case CollectiveKind::local: return 0;
   }
   return 0;
@@ -122,7 +126,8 @@ double wire_fraction(CollectiveKind kind, int64_t group_size) {
     case CollectiveKind::reduce_scatter:
     case CollectiveKind::all_to_all: return (g - 1) / g;
     case CollectiveKind::all_reduce: return 2 * (g - 1) / g;
-    case CollectiveKind::permute: return 1;
+    case CollectiveKind::permute:
+    case CollectiveKind::transfer: return 1;
     case CollectiveKind::local: return 0;
   }
   return 0;
@@ -137,10 +142,12 @@ double collective_time_us(CollectiveKind kind, int64_t group_size, double buffer
 
 std::vector<std::string> step_link_axes(const TypedState& before, const TypedState& after, const Step& step) {
   if (std::holds_alternative<CollectivePermute>(step.op)) return permute_axes(before, after, step);
+  if (std::holds_alternative<Transfer>(step.op)) return {};  // links between the meshes (transfer.link)
   std::vector<std::string> names;
   std::visit(
       [&](const auto& s) {
-        if constexpr (!std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>)
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (!std::is_same_v<T, CollectivePermute> && !std::is_same_v<T, Transfer>)
           for (const auto& a : s.axes) names.push_back(a.name);
       },
       step.op);
@@ -151,6 +158,16 @@ StepCost step_cost(const CostModel& model, const TypedState& before, const Typed
   StepCost cost;
   cost.kind = kind_of(step.op);
   if (cost.kind == CollectiveKind::local) return cost;
+  if (cost.kind == CollectiveKind::transfer) {  // the busiest device's sends or receipts, on transfer.link
+    const StepFigures f = step_figures(before, after, step);
+    const BigInt busiest = std::max(f.send_bytes_max, f.recv_bytes_max);
+    cost.link = model.transfer_link;
+    cost.group_size = busiest > 0 ? 2 : 1;
+    cost.wire_bytes = busiest;
+    cost.communicates = busiest > 0;
+    cost.time_us = collective_time_us(cost.kind, cost.group_size, busiest.convert_to<double>(), model.link(cost.link));
+    return cost;
+  }
   const auto axes = step_link_axes(before, after, step);
   if (cost.kind == CollectiveKind::permute) cost.group_size = axes.empty() ? 1 : 2;
   else cost.group_size = group_size_of(step);

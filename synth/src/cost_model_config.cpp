@@ -1,4 +1,5 @@
-// The cost model's config text: `axis = intra|inter` and `class.field = number` lines.
+// The cost model's config text: `axis = intra|inter`, `class.field = number` and
+// `transfer.link = intra|inter` lines.
 
 #include <cctype>
 #include <charconv>
@@ -65,8 +66,15 @@ class LineReader {
  private:
   Status read_speed(std::string_view cls, std::string_view field, std::string_view value, std::size_t key_at,
                     std::size_t value_at) {
+    if (cls == "transfer") {  // the class of the links between the meshes of a transfer
+      if (field != "link") return error(key_at + cls.size() + 1, fmt::format("unknown field '{}' (link)", field));
+      if (value == "intra") model_.transfer_link = LinkClass::intra;
+      else if (value == "inter") model_.transfer_link = LinkClass::inter;
+      else return error(value_at, fmt::format("expected 'intra' or 'inter', got '{}'", value));
+      return Ok{};
+    }
     Link* link = cls == "intra" ? &model_.intra : cls == "inter" ? &model_.inter : nullptr;
-    if (!link) return error(key_at, fmt::format("unknown link class '{}' (intra or inter)", cls));
+    if (!link) return error(key_at, fmt::format("unknown link class '{}' (intra, inter or transfer)", cls));
     double* target = field == "bandwidth_gbps" ? &link->bandwidth_gbps
                      : field == "latency_us"   ? &link->latency_us
                                                : nullptr;

@@ -42,6 +42,19 @@ std::optional<Error> input_problem(const CostModel& model, const Mesh& src_mesh,
 
 Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, const DistType& src,
                                  const Mesh& dst_mesh, const DistType& dst, const OptimalOptions& options) {
+  if (other_device_sets(src_mesh, dst_mesh)) {  // one plan: its senders are spread by the lowering
+    auto plan = device_set_plan(src_mesh, src, dst_mesh, dst);
+    if (!plan) return plan.error();
+    if (options.budget_bytes && BigInt(*options.budget_bytes) < std::max(local_bytes(src), local_bytes(dst)))
+      return Error{Error::Kind::no_plan,
+                   fmt::format("no plan within the budget of {} bytes per device: the source holds {} and the target {} "
+                               "bytes per device",
+                               *options.budget_bytes, to_decimal(local_bytes(src)), to_decimal(local_bytes(dst))),
+                   Error::npos};
+    auto cost = plan_cost(model, *plan);
+    if (!cost) return cost.error();
+    return OptimalPlan{std::move(*plan), cost->time_us, 0, 0, true};
+  }
   if (needs_refinement(src_mesh, dst_mesh)) {
     auto refined = refine(src_mesh, src, dst_mesh, dst);
     if (!refined) return refined.error();

@@ -25,6 +25,18 @@ constexpr int64_t kFallbackExpansions = 20'000;
 
 Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                         const SynthOptions& options) {
+  if (other_device_sets(src_mesh, dst_mesh)) {
+    auto plan = device_set_plan(src_mesh, src, dst_mesh, dst);
+    if (!plan) return plan.error();
+    const BigInt least = std::max(local_bytes(src), local_bytes(dst));
+    if (options.budget_bytes && BigInt(*options.budget_bytes) < least)
+      return Error{Error::Kind::no_plan,
+                   fmt::format("no plan within the budget of {} bytes per device: the source holds {} and the target "
+                               "{} bytes per device",
+                               *options.budget_bytes, to_decimal(local_bytes(src)), to_decimal(local_bytes(dst))),
+                   Error::npos};
+    return plan;
+  }
   if (needs_refinement(src_mesh, dst_mesh)) {
     auto refined = refine(src_mesh, src, dst_mesh, dst);
     if (!refined) return refined.error();

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -58,14 +59,15 @@ Outcome compile_and_run(const std::filesystem::path& cpp, int64_t ranks) {
   return run_command(std::string(REDIST_MPIRUN) + " -np " + std::to_string(ranks) + " " + exe.string());
 }
 
-/// Emits `plan` as `name`.cpp, compiles and runs it with one rank per device.
-Outcome emit_compile_run(const Plan& plan, const std::string& name) {
+/// Emits `plan` as `name`.cpp, compiles and runs it with one rank per device (`ranks`
+/// when given: a plan between device sets runs over ranks 0..max device id).
+Outcome emit_compile_run(const Plan& plan, const std::string& name, int64_t ranks = 0) {
   auto source = emit_program(plan);
   EXPECT_TRUE(source.ok()) << source.error().to_string();
   if (!source) return {};
   const auto cpp = work_dir() / (name + ".cpp");
   std::ofstream(cpp) << *source;
-  return compile_and_run(cpp, plan.mesh.num_devices());
+  return compile_and_run(cpp, ranks ? ranks : plan.mesh.num_devices());
 }
 
 /// Expects the program's one-line success report for `devices` ranks.
@@ -153,6 +155,33 @@ class EmittedMeshChange : public ::testing::TestWithParam<std::string> {};
 TEST_P(EmittedMeshChange, CompilesAndPassesUnderMpirun) { emit_case(REDIST_MESH_CHANGES_FILE, GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(MeshChanges, EmittedMeshChange, ::testing::ValuesIn(case_names(REDIST_MESH_CHANGES_FILE)),
+                         [](const auto& info) { return info.param; });
+
+/// The cases of tests/data/device_sets.txt (other device sets: one job over the union of
+/// the meshes' devices, rank = physical id; docs/meshes.md).
+std::vector<std::string> device_set_names() {
+  std::vector<std::string> names;
+  auto cases = read_anchors(REDIST_DEVICE_SETS_FILE);
+  if (!cases) return names;
+  for (const auto& c : *cases) names.push_back(c.name);
+  return names;
+}
+
+class EmittedDeviceSet : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EmittedDeviceSet, CompilesAndPassesUnderMpirun) {
+  auto cases = read_anchors(REDIST_DEVICE_SETS_FILE);
+  ASSERT_TRUE(cases.ok()) << cases.error().to_string();
+  for (const auto& c : *cases) {
+    if (c.name != GetParam()) continue;
+    auto plan = anchor_plan(c);
+    ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+    const int64_t ranks = std::max(c.mesh.device_ids().back(), c.target_mesh.device_ids().back()) + 1;
+    expect_ok(emit_compile_run(*plan, c.name, ranks), ranks);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(DeviceSets, EmittedDeviceSet, ::testing::ValuesIn(device_set_names()),
                          [](const auto& info) { return info.param; });
 
 TEST(EmittedProgram, ReductionsAndDeviceOrders) {

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "anchors.hpp"
 #include "harness.hpp"
 #include "redist/synth/baselines.hpp"
@@ -71,6 +73,27 @@ TEST(MpiRuntimeAnchors, EveryUnevenCaseOfThisSize) {
 TEST(MpiRuntimeAnchors, EveryMeshChangeCaseOfThisSize) {
   const int ran = run_cases_of_this_size(REDIST_MESH_CHANGES_FILE, "mesh-change");
   if (world_size() == 8 || world_size() == 6) EXPECT_GT(ran, 0);
+}
+
+// Reshards between other device sets (docs/meshes.md): one job over the union of the
+// meshes' devices (rank = physical id), ranks outside a mesh without a shard.
+TEST(MpiRuntimeAnchors, EveryDeviceSetCaseOfThisSize) {
+  auto cases = read_anchors(REDIST_DEVICE_SETS_FILE);
+  ASSERT_TRUE(cases.ok()) << cases.error().to_string();
+  int ran = 0;
+  for (const auto& c : *cases) {
+    const int64_t ranks = std::max(c.mesh.device_ids().back(), c.target_mesh.device_ids().back()) + 1;
+    if (ranks != world_size()) continue;
+    SCOPED_TRACE(c.name);
+    auto plan = anchor_plan(c);
+    ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+    EXPECT_EQ(run_and_compare(*plan), "");
+    ++ran;
+  }
+  if (world_rank() == 0) std::printf("ran %d device-set cases on %d ranks\n", ran, world_size());
+  // Every case runs in one of the jobs: 11 need 8 ranks, overlapping_shifted 6, pending_sum_target 4.
+  if (world_size() == 8) EXPECT_EQ(ran, 11);
+  if (world_size() == 6 || world_size() == 4) EXPECT_EQ(ran, 1);
 }
 
 }  // namespace

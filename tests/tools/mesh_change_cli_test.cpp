@@ -75,6 +75,55 @@ TEST(MeshChangeCli, DeviceOrderOfTheTargetIsPlanned) {
   EXPECT_NE(r.output.find("collective_permute"), std::string::npos) << r.output;
 }
 
+// Other device sets (docs/meshes.md "Other device sets"): one transfer, printed in the
+// plan text that reads back, proved.
+TEST(MeshChangeCli, OtherDeviceSetsArePlannedAsOneTransfer) {
+  const std::string pair = "--mesh '{x:4}' --target-mesh '{y:4} devices=[4,5,6,7]' 'f32[{x}8, 8]' 'f32[8, {y}8]'";
+  const auto r = run_redist("plan " + pair);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("transfer(mesh={y:4} devices=[4,5,6,7], to=f32[8, {y}8])\n"), std::string::npos) << r.output;
+  auto plan = parse_plan(r.output);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string() << "\n" << r.output;
+  EXPECT_TRUE(type_plan(*plan).ok());
+  const auto proved = run_redist("prove " + pair);
+  EXPECT_EQ(proved.exit_code, 0) << proved.output;
+  EXPECT_NE(proved.output.find("tight: every device receives exactly the target elements it lacks, once"),
+            std::string::npos)
+      << proved.output;
+  const auto j = nlohmann::json::parse(run_redist("plan --json " + pair, "", true).output);
+  ASSERT_EQ(j.at("steps").size(), 1u);
+  EXPECT_EQ(j.at("steps")[0].at("sends").size(), 16u);  // 4 receivers x 4 row blocks
+  EXPECT_EQ(j.at("steps")[0].at("sends")[0],
+            (nlohmann::json{{"from", 0}, {"to", 4}, {"src_start", {0, 0}}, {"dst_start", {0, 0}}, {"extent", {2, 2}}}));
+}
+
+TEST(MeshChangeCli, ExplainAndEmitATransfer) {
+  const auto r = run_redist(
+      "explain --mesh '{x:2, r:2}' --target-mesh '{y:4} devices=[2,3,4,5]' 'f32[{x}8, 8]' 'f32[8, {y}8]'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("device 2 (x=1,r=0): holds [4:8, 0:8]; keeps [4:8, 0:2]; sends [4:8, 4:6] to 4; receives "
+                          "[0:4, 0:2] from 0; now holds [0:8, 0:2] (y=0)\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("device 5: holds nothing (only in the new mesh); receives [0:4, 6:8] from 1, [4:8, 6:8] from "
+                          "3; now holds [0:8, 6:8] (y=3)\n"),
+            std::string::npos)
+      << r.output;
+  // HLO: one module over the union of the devices (run on XLA by the xla_device_sets
+  // test); a plan with a reduction beside its transfer is refused.
+  const auto hlo = run_redist(
+      "emit --target hlo --mesh '{x:4}' --target-mesh '{y:4} devices=[4,5,6,7]' 'f32[{x}8]' 'f32[{y}8]'");
+  EXPECT_EQ(hlo.exit_code, 0) << hlo.output;
+  EXPECT_NE(hlo.output.find("num_partitions=8"), std::string::npos) << hlo.output;
+  EXPECT_NE(hlo.output.find("collective-permute"), std::string::npos) << hlo.output;
+  const auto reducing = run_redist("emit --target hlo --mesh '{x:2, r:2}' --target-mesh '{y:4} devices=[4,5,6,7]' "
+                                   "'f32[{x}8] sum{r}' 'f32[{y}8]'");
+  EXPECT_EQ(reducing.exit_code, 2) << reducing.output;
+  EXPECT_NE(reducing.output.find("the plan has a all_reduce beside its transfer between device sets"),
+            std::string::npos)
+      << reducing.output;
+}
+
 struct Bad {
   std::string args, message;
 };
@@ -101,10 +150,11 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"--mesh '{a:2, b:4}' --target-mesh '{x:4, y:2}' 'f32[{a}8]' 'bf16[{x}8]'",
             "the element types differ: f32 and bf16"},
         Bad{"--mesh '{a:2, b:4}' --target-mesh '{x:4, y:2}' 'f32[{a}8]' 'f32[{x}16]'", "different global shapes"},
-        Bad{"--mesh '{x:4}' --target-mesh '{u:2, v:4}' 'f32[{x}8]' 'f32[{u}8]'",
-            "has 4 devices and the target mesh {u:2, v:4} has 8"},
-        Bad{"--mesh '{x:4}' --target-mesh '{u:4} devices=[4,5,6,7]' 'f32[{x}8]' 'f32[{u}8]'",
-            "not both over devices 0..3"},
+        Bad{"--mesh '{x:4}' --target-mesh '{u:4} devices=[4,5,6,7]' 'f32[{x}8]' 'bf16[{u}8]'",
+            "the element types differ: f32 and bf16"},
+        Bad{"--mesh '{x:4}' --target-mesh '{u:2, v:4}' 'f32[{x}8]' 'f32[{u}16]'", "different global shapes"},
+        Bad{"--mesh '{x:2, r:2} devices=[4,5,6,7]' --target-mesh '{u:4}' 'f32[{x}8] sum{r}' 'f32[{u}8]'",
+            "reductions before or after a transfer between device sets run only on meshes over devices 0..N-1"},
         Bad{"--mesh '{x:2, y:3}' --target-mesh '{u:3, v:2}' 'f32[{x}6]' 'f32[{u}6]'",
             "no common refinement"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });

@@ -42,3 +42,12 @@ redist_test(verify_mesh_change_tests
   LABELS unit)
 target_compile_definitions(verify_mesh_change_tests PRIVATE
   REDIST_MESH_CHANGES_FILE="${PROJECT_SOURCE_DIR}/tests/data/mesh_changes.txt")
+
+# Reshards between other device sets (docs/meshes.md "Other device sets"): one transfer,
+# checker and interpreter, wrong transfers refuted.
+redist_test(verify_device_sets_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/device_sets_test.cpp
+  LIBS redist_verify redist_proofs redist_synth
+  LABELS unit)
+target_compile_definitions(verify_device_sets_tests PRIVATE
+  REDIST_DEVICE_SETS_FILE="${PROJECT_SOURCE_DIR}/tests/data/device_sets.txt")

@@ -31,21 +31,23 @@ struct Mutant {
 
 namespace mutate_detail {
 
-/// The axes of a grouped step, or nullptr for a permute.
+/// The axes of a grouped step, or nullptr for a permute or a transfer.
 inline std::vector<AxisRef>* step_axes(StepOp& op) {
   return std::visit(
       [](auto& s) -> std::vector<AxisRef>* {
-        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>) return nullptr;
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, CollectivePermute> || std::is_same_v<T, Transfer>) return nullptr;
         else return &s.axes;
       },
       op);
 }
 
-/// The group spec of a lowered step, or nullptr for a permute.
+/// The group spec of a lowered step, or nullptr for a permute or a transfer.
 inline GroupSpec* lowered_group(LoweredOp& op) {
   return std::visit(
       [](auto& s) -> GroupSpec* {
-        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, LoweredPermute>) return nullptr;
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, LoweredPermute> || std::is_same_v<T, LoweredTransfer>) return nullptr;
         else return &s.group;
       },
       op);

@@ -167,12 +167,13 @@ TEST(MeshChange, OutOfScopeAndBadPairsAreRefused) {
   EXPECT_EQ(error_of("{x:2, y:3}", "f32[{x}6]", "{u:3, v:2}", "f32[{u}6]").kind, Error::Kind::unsupported);
   EXPECT_EQ(error_of("{x:4}", "f32[{x}8]", "{u:2, v:2}", "f32[{u}16]").kind, Error::Kind::invalid);
   EXPECT_EQ(error_of("{x:4}", "f32[{x}8]", "{u:2, v:2}", "s32[{u}8]").kind, Error::Kind::invalid);
-  EXPECT_EQ(error_of("{x:4}", "f32[{x}8]", "{u:4} devices=[4,5,6,7]", "f32[{u}8]").kind,
-            Error::Kind::unsupported);
   const Mesh other = parse_mesh("{u:4} devices=[4,5,6,7]").value();
   auto same_other = synthesize(other, parse_type("f32[{u}8]", other).value(), parse_type("f32[8]", other).value());
   ASSERT_FALSE(same_other.ok());
   EXPECT_NE(same_other.error().message.find("not both over devices 0..3"), std::string::npos);
+  // Other device sets are planned (tests/verify/device_sets_test.cpp), not refused.
+  const Mesh four = parse_mesh("{x:4}").value();
+  EXPECT_TRUE(synthesize(four, parse_type("f32[{x}8]", four).value(), other, parse_type("f32[{u}8]", other).value()).ok());
 }
 
 }  // namespace

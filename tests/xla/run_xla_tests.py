@@ -29,13 +29,16 @@ def main() -> int:
     parser.add_argument("--min-planned", type=float, default=0.5,
                         help="fraction of random cases that must get a plan")
     parser.add_argument("--targets", default="stablehlo,hlo")
+    parser.add_argument("--exclude", default="", help="comma-separated anchor names not to run")
     args = parser.parse_args()
 
     cases: list[tuple[str, str, Case]] = []
     for path in sorted(glob.glob(os.path.join(args.plans, "*.plan"))) if args.plans else []:
         cases.append(("plan", os.path.basename(path), plan_case(path)))
+    excluded = set(filter(None, args.exclude.split(",")))
     for name, case in read_anchors(args.anchors, xla.NUM_CPU_DEVICES):
-        cases.append(("anchor", name, case))
+        if name not in excluded:
+            cases.append(("anchor", name, case))
     for i, case in enumerate(random_cases(args.seed, args.count)):
         cases.append(("random", f"seed {args.seed} #{i}", case))
 

@@ -57,6 +57,8 @@ std::string lowered_text(const LoweredOp& op) {
           return p + "])";
         } else if constexpr (std::is_same_v<T, LoweredReduceScatter>) {
           return fmt::format("reduce_scatter(dim={}, {})", s.dim, groups_text(s.group));
+        } else if constexpr (std::is_same_v<T, LoweredTransfer>) {
+          return fmt::format("transfer({} sends)", s.sends.size());
         } else {
           return "all_reduce(" + groups_text(s.group) + ")";
         }

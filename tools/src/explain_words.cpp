@@ -12,6 +12,7 @@
 #include "explain.hpp"
 #include "redist/core/semantics.hpp"
 #include "redist/plan/figures.hpp"
+#include "redist/plan/lowered.hpp"
 #include "redist/plan/lowering.hpp"
 #include "redist/plan/plan_text.hpp"
 
@@ -99,6 +100,58 @@ std::string coords_text(const Mesh& mesh, int64_t device) {
   return s;
 }
 
+/// A transfer between device sets (docs/meshes.md), device by device over the union
+/// of the meshes (up to `max_devices`): what each holds, keeps, sends and receives by
+/// the lowered sends (global boxes), and what it holds after.
+void transfer_words(const TypedState& before, const TypedState& after, const Step& step, int max_devices,
+                    std::ostringstream& o) {
+  const LoweredStep lowered = lower_step(before, after, step);
+  const TransferTable& sends = std::get<LoweredTransfer>(lowered.op).sends;
+  // The global box of a send: the receiver's target shard start plus its dst_start.
+  auto global_box = [&](const TransferBox& t) {
+    const Box target = shard_box(after.mesh, after.type, after.mesh.coords_of_device(t.to));
+    Box out;
+    for (std::size_t i = 0; i < target.size(); ++i) out.push_back({target[i].start + t.dst_start[i], t.extent[i], 0});
+    return out;
+  };
+  std::set<int64_t> ids;
+  for (int64_t d : before.mesh.device_ids()) ids.insert(d);
+  for (int64_t d : after.mesh.device_ids()) ids.insert(d);
+  int shown = 0;
+  for (int64_t d : ids) {
+    if (shown++ == max_devices) {
+      o << "  (" << ids.size() - static_cast<std::size_t>(max_devices) << " more devices; --max-devices N shows them)\n";
+      break;
+    }
+    const bool in_before = before.mesh.has_device(d), in_after = after.mesh.has_device(d);
+    o << "  device " << d;
+    if (in_before)
+      o << " (" << coords_text(before.mesh, d) << "): holds "
+        << box_text(shard_box(before.mesh, before.type, before.mesh.coords_of_device(d)));
+    else
+      o << ": holds nothing (only in the new mesh)";
+    std::vector<std::string> keeps, out, in;
+    for (const auto& t : sends) {
+      if (t.from == d && t.to == d) keeps.push_back(box_text(global_box(t)));
+      else if (t.from == d) out.push_back(fmt::format("{} to {}", box_text(global_box(t)), t.to));
+      else if (t.to == d) in.push_back(fmt::format("{} from {}", box_text(global_box(t)), t.from));
+    }
+    auto list = [&o](const char* what, const std::vector<std::string>& items) {
+      if (items.empty()) return;
+      o << "; " << what;
+      for (std::size_t i = 0; i < items.size(); ++i) o << (i ? "," : "") << " " << items[i];
+    };
+    list("keeps", keeps);
+    list("sends", out);
+    list("receives", in);
+    if (in_after)
+      o << "; now holds " << box_text(shard_box(after.mesh, after.type, after.mesh.coords_of_device(d))) << " ("
+        << coords_text(after.mesh, d) << ")\n";
+    else
+      o << "; now holds nothing (only in the old mesh)\n";
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> axis_moves(const Mesh& mesh, const DistType& before, const DistType& after) {
@@ -156,6 +209,16 @@ std::string explain_words(const Plan& plan, const std::vector<TypedState>& state
     const StepFigures f = step_figures(before, after, step);
     o << "\nstep " << k + 1 << ": " << to_string(step) << "\n";
     o << "  " << to_string(before.type) << "  ->  " << to_string(after.type) << "\n";
+    if (std::holds_alternative<Transfer>(step.op)) {
+      o << "  why: the array moves from the devices of " << to_string(before.mesh) << " to those of "
+        << to_string(after.mesh) << ": each target element is sent once, point to point, from a holder chosen to "
+        << "spread the load; what a device already holds stays\n"
+        << "  memory: " << to_decimal(f.local_bytes_before) << " -> " << to_decimal(f.local_bytes_after)
+        << " bytes per device; each device sends up to " << to_decimal(f.send_bytes_max) << " and receives up to "
+        << to_decimal(f.recv_bytes_max) << " bytes\n";
+      transfer_words(before, after, step, max_devices, o);
+      continue;
+    }
     const auto moves = axis_moves(before.mesh, before.type, after.type);
     o << "  why: " << (moves.empty() ? std::string("the device order changes") : moves[0]);
     for (std::size_t i = 1; i < moves.size(); ++i) o << "; " << moves[i];

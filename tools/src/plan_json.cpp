@@ -9,23 +9,37 @@ namespace redist::cli {
 
 namespace {
 
-/// The group description of a lowered step, or nullptr for a permute.
+/// The group description of a lowered step, or nullptr for a permute or a transfer.
 const GroupSpec* group_of(const LoweredOp& op) {
   return std::visit(
       [](const auto& o) -> const GroupSpec* {
-        if constexpr (std::is_same_v<std::decay_t<decltype(o)>, LoweredPermute>) return nullptr;
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, LoweredPermute> || std::is_same_v<T, LoweredTransfer>) return nullptr;
         else return &o.group;
       },
       op);
 }
 
-/// Adds group_axes, groups and pairs of lowered step `step` to `out`: tables only up to
+/// Adds group_axes, groups and pairs of lowered step `step` to `out` (for a transfer
+/// `sends`: {from, to, src_start, dst_start, extent} each): tables only up to
 /// kMaxJsonTableDevices devices, else null.
 void add_tables(const LoweredStep& step, nlohmann::json& out) {
   const bool small = std::max(step.before.mesh.num_devices(), step.after.mesh.num_devices()) <= kMaxJsonTableDevices;
   out["group_axes"] = nullptr;
   out["groups"] = nullptr;
   out["pairs"] = nullptr;
+  if (const auto* t = std::get_if<LoweredTransfer>(&step.op)) {
+    out["sends"] = nullptr;
+    if (!small) return;
+    out["sends"] = nlohmann::json::array();
+    for (const TransferBox& box : t->sends)
+      out["sends"].push_back({{"from", box.from},
+                              {"to", box.to},
+                              {"src_start", box.src_start},
+                              {"dst_start", box.dst_start},
+                              {"extent", box.extent}});
+    return;
+  }
   if (const GroupSpec* group = group_of(step.op)) {
     out["group_axes"] = nlohmann::json::array();
     for (const AxisRef& axis : group->axes) out["group_axes"].push_back(to_string(axis));

@@ -71,6 +71,27 @@ MeshData collective_permute(const DevicePairs& pairs, const MeshData& data) {
   return out;
 }
 
+MeshData transfer(const TransferTable& sends, const MeshData& data, const Mesh& to_mesh,
+                  const std::vector<int64_t>& shape, std::size_t slots) {
+  MeshData out(slots);
+  const LocalBuffer empty{shape, std::vector<int64_t>(static_cast<std::size_t>(element_count(shape)), kPadding)};
+  for (int64_t d : to_mesh.device_ids()) out[static_cast<std::size_t>(d)] = empty;
+  for (const auto& box : sends) {
+    LocalBuffer& to = out[static_cast<std::size_t>(box.to)];
+    const LocalBuffer& from = data[static_cast<std::size_t>(box.from)];
+    std::vector<int64_t> at(box.extent.size(), 0);  // index inside the box
+    do {
+      int64_t src = 0, dst = 0;
+      for (std::size_t d = 0; d < at.size(); ++d) {
+        src = src * from.shape[d] + box.src_start[d] + at[d];
+        dst = dst * shape[d] + box.dst_start[d] + at[d];
+      }
+      to.values[static_cast<std::size_t>(dst)] = from.values[static_cast<std::size_t>(src)];
+    } while (next_index(at, box.extent));
+  }
+  return out;
+}
+
 MeshData reduce_scatter(const DeviceGroups& groups, const MeshData& data, std::size_t dim,
                         ReduceOp op) {
   MeshData out(data.size());

@@ -30,6 +30,12 @@ MeshData all_to_all(const DeviceGroups& groups, const MeshData& data, std::size_
 /// Every target device receives the whole buffer of its source.
 MeshData collective_permute(const DevicePairs& pairs, const MeshData& data);
 
+/// A transfer between device sets: every device of `to_mesh` gets a new buffer of
+/// `shape` filled with padding, then each box of `sends` is copied from its sender's
+/// buffer in `data`; the result has `slots` buffers (devices outside `to_mesh`: empty).
+MeshData transfer(const TransferTable& sends, const MeshData& data, const Mesh& to_mesh,
+                  const std::vector<int64_t>& shape, std::size_t slots);
+
 /// Each group's buffers reduced elementwise by `op`; member i keeps chunk i along `dim`.
 MeshData reduce_scatter(const DeviceGroups& groups, const MeshData& data, std::size_t dim,
                         ReduceOp op);

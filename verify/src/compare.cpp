@@ -30,14 +30,14 @@ namespace {
 /// first device whose buffer does not have `type`'s local shape (empty local index,
 /// expected/actual the element counts); nullopt when all fit.
 std::optional<Mismatch> shape_mismatch(const Mesh& mesh, const DistType& type, const MeshData& data) {
-  if (static_cast<int64_t>(data.size()) != mesh.num_devices())
-    return Mismatch{-1, {}, mesh.num_devices(), static_cast<int64_t>(data.size())};
+  if (static_cast<int64_t>(data.size()) < buffer_slots(mesh))
+    return Mismatch{-1, {}, buffer_slots(mesh), static_cast<int64_t>(data.size())};
   const auto shape = local_shape(type);
   const int64_t count = interp::element_count(shape);
-  for (std::size_t d = 0; d < data.size(); ++d) {
-    const auto held = static_cast<int64_t>(data[d].values.size());
-    if (data[d].shape != shape || held != count)
-      return Mismatch{static_cast<int64_t>(d), {}, count, held};
+  for (int64_t d : mesh.device_ids()) {
+    const auto& buffer = data[static_cast<std::size_t>(d)];
+    const auto held = static_cast<int64_t>(buffer.values.size());
+    if (buffer.shape != shape || held != count) return Mismatch{d, {}, count, held};
   }
   return std::nullopt;
 }
@@ -60,8 +60,9 @@ std::optional<Mismatch> compare(const Mesh& mesh, const DistType& type, const Me
   if (auto bad = shape_mismatch(mesh, type, data)) return bad;
   const auto shape = local_shape(type);
   const int64_t count = interp::element_count(shape);
-  for (int64_t d = 0; d < mesh.num_devices(); ++d) {
-    const Coords coords = mesh.coords_of_device(d);
+  for (int64_t p = 0; p < mesh.num_devices(); ++p) {
+    const int64_t d = mesh.device_at(p);
+    const Coords coords = mesh.coords_of_position(p);
     if (mixed_radix_index(mesh, coords, type.reduce_axes) != 0) continue;
     const auto group = reduction_group(mesh, type, coords);
     std::vector<int64_t> local(shape.size(), 0);

@@ -42,6 +42,8 @@ int64_t share(ReduceOp op, int64_t value, int64_t r, int64_t reductions) {
 
 }  // namespace
 
+int64_t buffer_slots(const Mesh& mesh) { return mesh.device_ids().back() + 1; }
+
 MeshData distribute(const Mesh& mesh, const DistType& type) {
   const auto shape = local_shape(type);
   const int64_t count = interp::element_count(shape);
@@ -49,9 +51,10 @@ MeshData distribute(const Mesh& mesh, const DistType& type) {
   // Reduction positions follow the canonical (mesh) order of the reduction axes, so
   // sum{y,x} and sum{x,y}, which denote the same array, are distributed alike.
   const auto reduction_order = canonical(type, mesh).reduce_axes;
-  MeshData data(static_cast<std::size_t>(mesh.num_devices()));
-  for (int64_t d = 0; d < mesh.num_devices(); ++d) {
-    const Coords coords = mesh.coords_of_device(d);
+  MeshData data(static_cast<std::size_t>(buffer_slots(mesh)));  // devices outside the mesh: empty
+  for (int64_t p = 0; p < mesh.num_devices(); ++p) {
+    const int64_t d = mesh.device_at(p);
+    const Coords coords = mesh.coords_of_position(p);
     const int64_t r = mixed_radix_index(mesh, coords, reduction_order);
     LocalBuffer& buffer = data[static_cast<std::size_t>(d)];
     buffer.shape = shape;

@@ -30,7 +30,7 @@ std::vector<AxisRef> all_refs(const LoweredPlan& plan, const TypedState& target)
               refs.insert(refs.end(), m.source_axes.begin(), m.source_axes.end());
               refs.insert(refs.end(), m.target_axes.begin(), m.target_axes.end());
             }
-          } else {
+          } else if constexpr (!std::is_same_v<Op, LoweredTransfer>) {  // a transfer names devices, not axes
             refs.insert(refs.end(), s.group.axes.begin(), s.group.axes.end());
           }
         },
@@ -44,12 +44,20 @@ std::pair<int64_t, int64_t> span_of(const AxisRef& r, int64_t n) { return {n / (
 
 }  // namespace
 
+// Every mesh of the plan has its axes cut: a transfer between device sets goes to a mesh
+// with other axes, which may reuse a name with another size (axes are keyed by name and
+// size; a reference cuts each same-named axis it fits, extra cuts only refine digits).
 Encoding::Encoding(Query& query, const LoweredPlan& plan, const TypedState& target) : q_(query) {
   const auto refs = all_refs(plan, target);
-  for (const auto& axis : plan.source.mesh.axes()) {
+  std::vector<MeshAxis> axes;
+  for (const Mesh* mesh : {&plan.source.mesh, &target.mesh})
+    axes.insert(axes.end(), mesh->axes().begin(), mesh->axes().end());
+  for (const auto& step : plan.steps) axes.insert(axes.end(), step.after.mesh.axes().begin(), step.after.mesh.axes().end());
+  for (const auto& axis : axes) {
+    if (cuts_.contains({axis.name, axis.size})) continue;
     std::set<int64_t> at{1, axis.size};
     for (const auto& r : refs) {
-      if (r.name != axis.name) continue;
+      if (r.name != axis.name || axis.size % (r.pre * r.size) != 0) continue;
       const auto [lo, hi] = span_of(r, axis.size);
       at.insert(lo);
       at.insert(hi);
@@ -58,15 +66,15 @@ Encoding::Encoding(Query& query, const LoweredPlan& plan, const TypedState& targ
     bool nested = true;
     for (std::size_t i = 0; i + 1 < cuts.size(); ++i) nested = nested && cuts[i + 1] % cuts[i] == 0;
     if (!nested) cuts = {1, axis.size};
-    cuts_[axis.name] = std::move(cuts);
-    nested_[axis.name] = nested;
+    cuts_[{axis.name, axis.size}] = std::move(cuts);
+    nested_[{axis.name, axis.size}] = nested;
   }
 }
 
 Device Encoding::device(const Mesh& mesh, const std::string& name) {
   Device d{&mesh, name, {}};
   for (const auto& axis : mesh.axes()) {
-    const auto& c = cuts(axis.name);
+    const auto& c = cuts(axis.name, axis.size);
     std::vector<z3::expr> digits;
     for (std::size_t i = 0; i + 1 < c.size(); ++i)
       digits.push_back(q_.bounded(name + "_" + axis.name + (c.size() > 2 ? std::to_string(i) : ""), c[i + 1] / c[i]));
@@ -76,7 +84,7 @@ Device Encoding::device(const Mesh& mesh, const std::string& name) {
 }
 
 Device Encoding::same_device_on(const Device& d, const Mesh& mesh, const std::string& name) {
-  if (*d.mesh == mesh || (!d.mesh->has_explicit_order() && !mesh.has_explicit_order()))
+  if (*d.mesh == mesh || (d.mesh->same_axes(mesh) && !d.mesh->has_explicit_order() && !mesh.has_explicit_order()))
     return Device{&mesh, d.name, d.digits};
   Device e = device(mesh, name);
   q_.add("domain", physical(e) == physical(d));
@@ -94,7 +102,7 @@ Location Encoding::location(const TypedState& state, const std::string& name) {
 }
 
 z3::expr Encoding::axis_value(const Device& d, std::size_t i) {
-  const auto& c = cuts(d.mesh->axes()[i].name);
+  const auto& c = cuts(d.mesh->axes()[i].name, d.mesh->axis_size(i));
   z3::expr v = num(0);
   for (std::size_t j = 0; j < d.digits[i].size(); ++j) v = j == 0 ? d.digits[i][j] * num(c[j]) : v + d.digits[i][j] * num(c[j]);
   return v;
@@ -104,8 +112,8 @@ z3::expr Encoding::coord(const Device& d, const AxisRef& axis) {
   const std::size_t i = *d.mesh->axis_index(axis.name);
   const int64_t n = d.mesh->axis_size(i);
   const auto [lo, hi] = span_of(axis, n);
-  const auto& c = cuts(axis.name);
-  if (nested(axis.name)) {
+  const auto& c = cuts(axis.name, n);
+  if (nested(axis.name, n)) {
     std::vector<z3::expr> terms;
     for (std::size_t j = 0; j + 1 < c.size(); ++j)
       if (c[j] >= lo && c[j + 1] <= hi) terms.push_back(c[j] == lo ? d.digits[i][j] : d.digits[i][j] * num(c[j] / lo));
@@ -138,8 +146,8 @@ z3::expr Encoding::same_except(const Device& a, const Device& b, std::span<const
     std::vector<AxisRef> mine;
     for (const auto& r : axes)
       if (r.name == name) mine.push_back(r);
-    const auto& c = cuts(name);
-    if (nested(name)) {
+    const auto& c = cuts(name, n);
+    if (nested(name, n)) {
       for (std::size_t j = 0; j + 1 < c.size(); ++j) {
         const bool covered = std::any_of(mine.begin(), mine.end(), [&](const AxisRef& r) {
           const auto [lo, hi] = span_of(r, n);

@@ -43,7 +43,8 @@ struct Location {
 
 class Encoding {
  public:
-  /// The digit layout of every mesh axis from every axis reference of `plan` and `target`.
+  /// The digit layout of every axis of every mesh of `plan` and `target` from every
+  /// axis reference they make.
   Encoding(Query& query, const LoweredPlan& plan, const TypedState& target);
 
   Query& query() { return q_; }
@@ -105,13 +106,13 @@ class Encoding {
   /// The index of d's group in `spec`'s table (a table function), with the fact that
   /// member m(d) of that group is d (once per device).
   z3::expr group_index(const GroupSpec& spec, const Device& d);
-  /// Strides (ascending, 1 first, the axis size last) where axis `name` is cut.
-  const std::vector<int64_t>& cuts(const std::string& name) const { return cuts_.at(name); }
-  bool nested(const std::string& name) const { return nested_.at(name); }
+  /// Strides (ascending, 1 first, the axis size last) where axis `name` of `size` is cut.
+  const std::vector<int64_t>& cuts(const std::string& name, int64_t size) const { return cuts_.at({name, size}); }
+  bool nested(const std::string& name, int64_t size) const { return nested_.at({name, size}); }
 
   Query& q_;
-  std::map<std::string, std::vector<int64_t>> cuts_;
-  std::map<std::string, bool> nested_;
+  std::map<std::pair<std::string, int64_t>, std::vector<int64_t>> cuts_;  // (axis name, size) -> cuts
+  std::map<std::pair<std::string, int64_t>, bool> nested_;
   std::map<std::pair<std::string, AxisRef>, z3::expr> split_coords_;  // (device, ref) -> v
   std::map<const void*, std::optional<std::vector<std::pair<int64_t, int64_t>>>> exceptions_;  // per table
   std::map<const void*, std::optional<std::vector<int64_t>>> off_moves_;  // table -> pairs_off_moves

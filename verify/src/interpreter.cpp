@@ -11,6 +11,7 @@
 #include "buffer_ops.hpp"
 #include "collectives.hpp"
 #include "lowered_checks.hpp"
+#include "redist/plan/lowered.hpp"
 #include "redist/plan/lowering.hpp"
 #include "redist/verify/interpreter.hpp"
 
@@ -25,26 +26,29 @@ std::string shape_text(const std::vector<int64_t>& shape) {
   return out + "]";
 }
 
-/// The axes a grouped step runs over; nullptr for a collective_permute.
+/// The axes a grouped step runs over; nullptr for a collective_permute or a transfer.
 const std::vector<AxisRef>* step_axes(const StepOp& op) {
   return std::visit(
       [](const auto& s) -> const std::vector<AxisRef>* {
-        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>) return nullptr;
+        using Op = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer>) return nullptr;
         else return &s.axes;
       },
       op);
 }
 
 /// Ok when `data` holds, for every device of `state.mesh`, one buffer of the local
-/// shape of `state.type`; else an error naming the first device that does not.
+/// shape of `state.type` (at index = physical id); else an error naming the first
+/// device that does not.
 Status check_data(const TypedState& state, const MeshData& data) {
-  const int64_t n = state.mesh.num_devices();
-  if (static_cast<int64_t>(data.size()) != n)
-    return invalid_error("data holds " + std::to_string(data.size()) +
-                         " device buffers but the mesh has " + std::to_string(n) + " devices");
+  const int64_t n = buffer_slots(state.mesh);
+  if (static_cast<int64_t>(data.size()) < n)
+    return invalid_error("data holds " + std::to_string(data.size()) + " device buffers but the mesh has devices up to " +
+                         std::to_string(n - 1));
   const auto shape = local_shape(state.type);
   const auto count = static_cast<std::size_t>(interp::element_count(shape));
-  for (std::size_t d = 0; d < data.size(); ++d) {
+  for (int64_t id : state.mesh.device_ids()) {
+    const auto d = static_cast<std::size_t>(id);
     if (data[d].shape != shape || data[d].values.size() != count)
       return invalid_error("device " + std::to_string(d) + " holds a buffer of shape " +
                            shape_text(data[d].shape) + " with " +
@@ -109,6 +113,12 @@ Result<MeshData> run_step(const TypedState& before, const Step& step, const Mesh
   const auto after = apply_step(before, step);
   if (!after.ok()) return in_step(step.op, after.error());
   if (auto ok = check_data(before, data); !ok.ok()) return in_step(step.op, ok.error());
+  if (std::holds_alternative<Transfer>(step.op)) {  // boxes checked inside the buffers by its typing
+    const auto slots = static_cast<std::size_t>(std::max<int64_t>(static_cast<int64_t>(data.size()), buffer_slots(after->mesh)));
+    const auto lowered = lower_step(before, *after, step);
+    return interp::transfer(std::get<LoweredTransfer>(lowered.op).sends, data, after->mesh, local_shape(after->type),
+                            slots);
+  }
 
   const int64_t n = before.mesh.num_devices();
   const auto* axes = step_axes(step.op);

@@ -19,6 +19,7 @@
 
 #include "encoding.hpp"
 #include "properties.hpp"
+#include "query_transfer_boxes.hpp"
 #include "redist/core/semantics.hpp"
 #include "solve.hpp"
 #include "step_relations.hpp"
@@ -249,6 +250,8 @@ PropertyResult prove_correct(const LoweredPlan& plan, const TypedState& target, 
     r.counterexample = std::move(fault);
     return r;
   }
+  for (std::size_t k = 1; k <= plan.steps.size(); ++k)  // elements no send covers have no chain
+    if (auto r = transfer_covers(plan, k, options)) return *r;
   Query q;
   Encoding enc(q, plan, target);
   const std::size_t n = plan.steps.size();

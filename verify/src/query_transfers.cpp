@@ -15,6 +15,7 @@
 
 #include "encoding.hpp"
 #include "properties.hpp"
+#include "query_transfer_boxes.hpp"
 #include "redist/core/semantics.hpp"
 #include "solve.hpp"
 #include "step_relations.hpp"
@@ -106,6 +107,12 @@ std::optional<Counterexample> lost_arrival(const z3::model& model, Encoding& enc
   return std::nullopt;
 }
 
+/// True when some device of `b` is in `a`.
+bool share_devices(const Mesh& a, const Mesh& b) {
+  const auto ids = b.device_ids();
+  return std::any_of(ids.begin(), ids.end(), [&a](int64_t d) { return a.has_device(d); });
+}
+
 }  // namespace
 
 PropertyResult prove_no_peak(const LoweredPlan& plan, const TypedState& target, const CheckOptions& options) {
@@ -136,6 +143,8 @@ PropertyResult prove_no_peak(const LoweredPlan& plan, const TypedState& target, 
 }
 
 PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, const CheckOptions& options) {
+  for (std::size_t k = 1; k <= plan.steps.size(); ++k)
+    if (auto r = transfer_sends_once(plan, k, options)) return *r;
   Query q;
   Encoding enc(q, plan, target);
   z3::expr_vector bad(q.ctx());
@@ -147,15 +156,20 @@ PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, co
   // Target elements held by the device in the source that arrive anyway: the element's
   // global index lies in the device's source block of every dim.
   const Location t = enc.location(target, "h");
-  const Device at_source = enc.same_device_on(t.device, plan.source.mesh, "h_src");
-  const auto source_shape = local_shape(plan.source.type);
+  // A device only in the target holds nothing in the source; when no device is in both
+  // meshes the held case cannot arise (and its device would have no source position).
+  const bool shared = share_devices(plan.source.mesh, target.mesh);
   z3::expr_vector held(q.ctx());
-  held.push_back(enc.in_bounds(t.index, local_shape(target.type)));
-  for (std::size_t i = 0; i < target.type.rank(); ++i) {
-    const z3::expr g = q.var("h_g" + std::to_string(i));
-    q.add("target_type", g == enc.global(target.type, t, i));
-    const z3::expr start = enc.mixed_radix(at_source, plan.source.type.dims[i].axes) * enc.num(source_shape[i]);
-    held.push_back(start <= g && g < start + enc.num(source_shape[i]));
+  if (shared) {
+    const Device at_source = enc.same_device_on(t.device, plan.source.mesh, "h_src");
+    const auto source_shape = local_shape(plan.source.type);
+    held.push_back(enc.in_bounds(t.index, local_shape(target.type)));
+    for (std::size_t i = 0; i < target.type.rank(); ++i) {
+      const z3::expr g = q.var("h_g" + std::to_string(i));
+      q.add("target_type", g == enc.global(target.type, t, i));
+      const z3::expr start = enc.mixed_radix(at_source, plan.source.type.dims[i].axes) * enc.num(source_shape[i]);
+      held.push_back(start <= g && g < start + enc.num(source_shape[i]));
+    }
   }
   const std::size_t n = plan.steps.size();
   std::vector<Location> chain(n + 1, t);
@@ -165,7 +179,7 @@ PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, co
     chain[k - 1] = enc.location(k == 1 ? plan.source : plan.steps[k - 2].after, "h" + std::to_string(k - 1));
     q.add(step_group(k), relate(enc, plan.steps[k - 1], chain[k - 1], chain[k]));
     moved[k] = !enc.same(chain[k - 1].device, chain[k].device);
-    bad.push_back(all_of(q.ctx(), held) && moved[k]);
+    if (shared) bad.push_back(all_of(q.ctx(), held) && moved[k]);
   }
 
   const Solved solved = solve(q, q.ctx().bool_val(true), bad, options.timeout_ms, options.keep_smt2);

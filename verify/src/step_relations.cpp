@@ -30,6 +30,24 @@ z3::expr slice_offset(Encoding& enc, const LoweredSlice& s, const Device& d) {
   return enc.member_index(s.group, d) * enc.num(s.chunk);
 }
 
+/// The transfer's sends as one disjunction: some send t goes from b's device to a's and
+/// a's index lies in t's box at dst_start, read at the same offset from src_start in b:
+///   physical(b) = t.from, physical(a) = t.to,
+///   dst_start[i] <= a.l[i] < dst_start[i] + extent[i], b.l[i] = a.l[i] - dst_start[i] + src_start[i].
+/// A send to itself is a box that stays on its device.
+z3::expr transfer_relation(Encoding& enc, const LoweredTransfer& t, const Location& b, const Location& a) {
+  z3::expr_vector cases(enc.query().ctx());
+  const z3::expr from = enc.physical(b.device), to = enc.physical(a.device);
+  for (const auto& box : t.sends) {
+    z3::expr c = from == enc.num(box.from) && to == enc.num(box.to);
+    for (std::size_t i = 0; i < box.extent.size(); ++i)
+      c = c && a.index[i] >= enc.num(box.dst_start[i]) && a.index[i] < enc.num(box.dst_start[i] + box.extent[i]) &&
+          b.index[i] == a.index[i] - enc.num(box.dst_start[i]) + enc.num(box.src_start[i]);
+    cases.push_back(c);
+  }
+  return z3::mk_or(cases);
+}
+
 struct Relate {
   Encoding& enc;
   const LoweredStep& step;
@@ -118,6 +136,8 @@ struct Relate {
     return enc.same(b.device, a.device) && enc.member_index(s.group, a.device) == enc.num(0) &&
            equal_except(enc, b, a, {});
   }
+  // transfer: a table of boxes (transfer_relation above).
+  z3::expr operator()(const LoweredTransfer& t) const { return transfer_relation(enc, t, b, a); }
 };
 
 struct Stay {
@@ -152,6 +172,20 @@ struct Stay {
   }
   std::vector<z3::expr> operator()(const LoweredAllReduce&) const { return b.index; }
   std::vector<z3::expr> operator()(const LoweredAddPending&) const { return b.index; }
+  // The index the box that stays on b's device and holds b.l gives it (b.l elsewhere).
+  std::vector<z3::expr> operator()(const LoweredTransfer& t) const {
+    auto l = b.index;
+    const z3::expr self = enc.physical(b.device);
+    for (const auto& box : t.sends) {
+      if (box.from != box.to) continue;
+      z3::expr inside = self == enc.num(box.from);
+      for (std::size_t i = 0; i < box.extent.size(); ++i)
+        inside = inside && b.index[i] >= enc.num(box.src_start[i]) && b.index[i] < enc.num(box.src_start[i] + box.extent[i]);
+      for (std::size_t i = 0; i < l.size(); ++i)
+        l[i] = z3::ite(inside, b.index[i] - enc.num(box.src_start[i]) + enc.num(box.dst_start[i]), l[i]);
+    }
+    return l;
+  }
 };
 
 }  // namespace
@@ -190,6 +224,8 @@ std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step) {
           shape[at(s.concat_dim)] = std::min(shape[at(s.concat_dim)] * s.group.size, kept);
         } else if constexpr (std::is_same_v<Op, LoweredReduceScatter>) {
           return split(s.dim, s.group.size);
+        } else if constexpr (std::is_same_v<Op, LoweredTransfer>) {
+          shape = local_shape(step.after.type);  // new buffers of the target's shape
         }
         return true;
       },

@@ -3,6 +3,7 @@
 #include "transfer_figures.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "redist/plan/figures.hpp"
 #include "encoding.hpp"
@@ -56,6 +57,18 @@ BigInt received(const LoweredStep& step) {
   if (std::holds_alternative<LoweredPermute>(step.op)) return permute_moves_data(step) ? bytes : BigInt(0);
   if (const auto* r = std::get_if<LoweredReduceScatter>(&step.op)) return bytes / r->group.size * (r->group.size - 1);
   if (const auto* r = std::get_if<LoweredAllReduce>(&step.op)) return bytes / r->group.size * (r->group.size - 1) * 2;
+  if (const auto* t = std::get_if<LoweredTransfer>(&step.op)) {  // the most any receiver gets over its sends
+    std::map<int64_t, BigInt> got;
+    for (const auto& box : t->sends) {
+      if (box.from == box.to) continue;
+      BigInt b = elem_bytes(step.after.type.elem);
+      for (int64_t e : box.extent) b *= e;
+      got[box.to] += b;
+    }
+    BigInt most = 0;
+    for (const auto& [device, b] : got) most = std::max(most, b);
+    return most;
+  }
   return 0;
 }
 

@@ -1,6 +1,10 @@
-// Builds the manual-region program of a lowered plan.
+// Builds the manual-region program of a lowered plan (over the union of the devices for
+// transfers between device sets).
 
 #include "build_program.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
 
 #include "builder.hpp"
 #include "lower_steps.hpp"
@@ -9,9 +13,66 @@
 
 namespace redist::hlo::detail {
 
+namespace {
+
+/// `shape` with its dim 0 `n` times longer: the per-device buffers of `n` devices
+/// stacked (rank 0 has no dim to stack along).
+std::vector<int64_t> stacked(std::vector<int64_t> shape, int64_t n) {
+  shape[0] *= n;
+  return shape;
+}
+
+/// "{devices=[n,1,...]<=[n]}": dim 0 tiled over the n partitions in order.
+std::string stacked_sharding(std::size_t rank, int64_t n) {
+  std::string tiles = std::to_string(n);
+  for (std::size_t d = 1; d < rank; ++d) tiles += ",1";
+  return "{devices=[" + tiles + "]<=[" + std::to_string(n) + "]}";
+}
+
+/// A plan of transfers between device sets (docs/meshes.md) as one SPMD program over
+/// the union of the devices, partition p = physical device p: the parameter and the
+/// result are the devices' local buffers stacked along dim 0 (a device outside the
+/// source mesh passes zeros, one outside the target mesh returns zeros), since a
+/// tiling of the array itself cannot leave devices out.
+Result<Program> build_union_program(const LoweredPlan& plan) {
+  const TypedState& source = plan.source;
+  const TypedState& target = plan.steps.back().after;
+  for (const LoweredStep& step : plan.steps)
+    if (!std::holds_alternative<LoweredTransfer>(step.op))
+      return unsupported_error(fmt::format(
+          "the plan has a {} beside its transfer between device sets; the HLO backend emits plans of transfers only "
+          "(docs/meshes.md): use the MPI backend",
+          lowered_name(step.op)));
+  if (source.type.rank() == 0)
+    return unsupported_error("a rank-0 array between device sets is not emitted as HLO (docs/meshes.md)");
+  int64_t n = 0;
+  for (const TypedState* s : {&source, &target}) n = std::max(n, s->mesh.device_ids().back() + 1);
+  for (const LoweredStep& step : plan.steps) n = std::max(n, step.after.mesh.device_ids().back() + 1);
+  const ElemType elem = source.type.elem;
+  const auto in_shape = local_shape(source.type), out_shape = local_shape(target.type);
+  Builder b(n);
+  Program& program = b.program();
+  program.param = TensorType{elem, stacked(in_shape, n)};
+  program.param_sharding = stacked_sharding(in_shape.size(), n);
+  program.result_type = TensorType{elem, stacked(out_shape, n)};
+  program.result_sharding = stacked_sharding(out_shape.size(), n);
+  ValueId v = b.add(CustomCall{"Sharding", program.param_sharding}, {kParameter}, program.param, false);
+  v = b.add(CustomCall{"SPMDFullToShardShape", "{manual}"}, {v}, TensorType{elem, in_shape});
+  for (const LoweredStep& step : plan.steps) v = lower_step(b, step, v);
+  v = b.add(CustomCall{"Sharding", "{manual}"}, {v}, b.type_of(v));
+  program.result = b.add(CustomCall{"SPMDShardToFullShape", program.result_sharding}, {v}, program.result_type, false);
+  return std::move(program);
+}
+
+}  // namespace
+
 Result<Program> build_program(const Plan& plan) {
   auto lowered = lower(plan);
   if (!lowered) return lowered.error();
+  const bool transfers = std::any_of(lowered->steps.begin(), lowered->steps.end(), [](const LoweredStep& s) {
+    return std::holds_alternative<LoweredTransfer>(s.op);
+  });
+  if (transfers) return build_union_program(*lowered);
   const TypedState& source = lowered->source;
   const TypedState& target = lowered->steps.empty() ? source : lowered->steps.back().after;
   const ElemType elem = source.type.elem;

@@ -4,12 +4,15 @@
 // the padding; an all-to-all between two dims -> (pad,) reshape, all-to-all, transpose,
 // reshape (as XLA does) (, dynamic-slice); a permute -> one collective-permute per
 // round of distinct sources; an add_pending -> a select between the buffer and the
-// op's identity by a per-partition flag.
+// op's identity by a per-partition flag; a transfer between device sets -> rounds of
+// dynamic-slice, collective-permute and dynamic-update-slice.
 
 #include "lower_steps.hpp"
 
 #include <algorithm>
 #include <map>
+#include <numeric>
+#include <set>
 
 namespace redist::hlo::detail {
 namespace {
@@ -137,10 +140,90 @@ ValueId lower(Builder& b, const LoweredStep& step, const LoweredAddPending& add,
   return b.add(Select{}, {mask, value, fill}, type);
 }
 
+/// A transfer between device sets, in a program over the union of the devices where
+/// every device holds a buffer of the source's local shape (a device outside the source
+/// mesh holds zeros it never sends). Each send is cut into pieces of one shape G (per
+/// dim the gcd of the sends' extents), and the pieces go in rounds in which a device
+/// sends at most one and receives at most one: per round a dynamic-slice at the
+/// sender's offset (looked up by partition id), one collective-permute, and on the
+/// receivers a dynamic-update-slice at their offset into the new buffer (zeros first),
+/// selected by a per-partition flag so that a device receiving nothing keeps its buffer.
+ValueId lower(Builder& b, const LoweredStep& step, const LoweredTransfer& t, ValueId value) {
+  const ElemType elem = step.after.type.elem;
+  const std::vector<int64_t> out_shape = after_shape(step);
+  const std::size_t rank = out_shape.size();
+  std::vector<int64_t> g(rank, 0);
+  for (const auto& box : t.sends)
+    for (std::size_t d = 0; d < rank; ++d) g[d] = std::gcd(g[d], box.extent[d]);
+  struct Piece {
+    int64_t from, to;
+    std::vector<int64_t> src, dst;
+  };
+  std::vector<std::vector<Piece>> rounds;
+  std::vector<std::set<int64_t>> senders, receivers;
+  for (const auto& box : t.sends) {
+    std::vector<int64_t> k(rank, 0);  // piece index inside the box
+    for (bool more = true; more;) {
+      Piece p{box.from, box.to, box.src_start, box.dst_start};
+      for (std::size_t d = 0; d < rank; ++d) {
+        p.src[d] += k[d] * g[d];
+        p.dst[d] += k[d] * g[d];
+      }
+      std::size_t r = 0;
+      while (r < rounds.size() && (senders[r].contains(p.from) || receivers[r].contains(p.to))) ++r;
+      if (r == rounds.size()) {
+        rounds.emplace_back();
+        senders.emplace_back();
+        receivers.emplace_back();
+      }
+      senders[r].insert(p.from);
+      receivers[r].insert(p.to);
+      rounds[r].push_back(std::move(p));
+      more = false;
+      for (std::size_t d = rank; d-- > 0;) {
+        if (++k[d] < box.extent[d] / g[d]) {
+          more = true;
+          break;
+        }
+        k[d] = 0;
+      }
+    }
+  }
+  const auto n = static_cast<std::size_t>(b.program().num_partitions);
+  const TensorType out_type{elem, out_shape};
+  ValueId acc = b.add(Broadcast{}, {b.add(Identity{ReduceOp::sum}, {}, TensorType{elem, {}})}, out_type);
+  for (const auto& round : rounds) {
+    std::vector<std::vector<int64_t>> src(rank, std::vector<int64_t>(n, 0)), dst = src;
+    std::vector<int64_t> receives(n, 0);
+    std::vector<std::pair<int64_t, int64_t>> pairs;
+    for (const auto& p : round) {
+      for (std::size_t d = 0; d < rank; ++d) {
+        src[d][static_cast<std::size_t>(p.from)] = p.src[d];
+        dst[d][static_cast<std::size_t>(p.to)] = p.dst[d];
+      }
+      receives[static_cast<std::size_t>(p.to)] = 1;
+      pairs.emplace_back(p.from, p.to);
+    }
+    std::vector<ValueId> slice{value};
+    for (std::size_t d = 0; d < rank; ++d) slice.push_back(b.lookup(src[d]));
+    const TensorType piece{elem, g};
+    const ValueId payload = b.add(DynamicSlice{}, std::move(slice), piece);
+    const ValueId moved = b.add(CollectivePermute{pairs, b.next_channel()}, {payload}, piece);
+    std::vector<ValueId> update{acc, moved};
+    for (std::size_t d = 0; d < rank; ++d) update.push_back(b.lookup(dst[d]));
+    const ValueId updated = b.add(DynamicUpdateSlice{}, std::move(update), out_type);
+    const ValueId flag = b.add(Convert{}, {b.lookup(receives)}, TensorType{ElemType::pred, {}});
+    const ValueId mask = b.add(Broadcast{}, {flag}, TensorType{ElemType::pred, out_shape});
+    acc = b.add(Select{}, {mask, updated, acc}, out_type);
+  }
+  return acc;
+}
+
 }  // namespace
 
 ValueId lower_step(Builder& b, const LoweredStep& step, ValueId value) {
-  return std::visit([&](const auto& op) { return lower(b, step, op, value); }, step.op);
+  return std::visit(
+      [&](const auto& op) { return lower(b, step, op, value); }, step.op);
 }
 
 }  // namespace redist::hlo::detail

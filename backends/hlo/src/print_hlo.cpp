@@ -69,6 +69,7 @@ struct Spell {
   std::string operator()(const DynamicSlice&) const {
     return call("dynamic-slice") + ", dynamic_slice_sizes=" + braces(instr.type.shape);
   }
+  std::string operator()(const DynamicUpdateSlice&) const { return call("dynamic-update-slice"); }
   std::string operator()(const Pad& p) const {
     return call("pad") + ", padding=" + join(p.high, "x", [](int64_t h) { return fmt::format("0_{}", h); });
   }

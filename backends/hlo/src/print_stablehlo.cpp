@@ -96,6 +96,9 @@ struct Spell {
     return "stablehlo.dynamic_slice " + join(instr.operands, ", ", name) + ", sizes = [" +
            join_ints(instr.type.shape) + "]" + signature();
   }
+  std::string operator()(const DynamicUpdateSlice&) const {
+    return "stablehlo.dynamic_update_slice " + join(instr.operands, ", ", name) + signature();
+  }
   std::string operator()(const Pad& p) const {
     const std::vector<int64_t> none(p.high.size(), 0);
     return "stablehlo.pad " + operand(0) + ", " + operand(1) + ", low = [" + join_ints(none) + "], high = [" +

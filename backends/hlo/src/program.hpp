@@ -46,6 +46,9 @@ struct PartitionId {};
 struct Convert {};
 /// operands: the array, then one s32 scalar start index per dim; sizes = result shape.
 struct DynamicSlice {};
+/// operands: the array, an update, then one s32 scalar start index per dim: the array
+/// with the update written at those starts.
+struct DynamicUpdateSlice {};
 /// operands: the array and a scalar of its element type; `high[d]` copies of it are
 /// appended after dim d (no low or interior padding). Pads a padded dim's buffer to
 /// whole chunks before a slice or an all-to-all splits it.
@@ -93,7 +96,7 @@ struct Broadcast {};
 struct Select {};
 
 using InstrOp = std::variant<CustomCall, Reshape, Transpose, Concatenate, Constant, PartitionId, Convert,
-                             DynamicSlice, Pad, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce,
+                             DynamicSlice, DynamicUpdateSlice, Pad, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce,
                              Identity, Broadcast, Select>;
 
 struct Instruction {

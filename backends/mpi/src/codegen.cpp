@@ -21,15 +21,26 @@ extern const std::string_view kSupportSource;
 
 namespace {
 
-/// Per device, the global index of local index 0 of its shard of `state`.
-std::vector<std::vector<int64_t>> shard_starts(const TypedState& state) {
+/// Per rank 0..ranks-1, the global index of local index 0 of its shard of `state`
+/// (zeros for a rank outside the state's mesh, which holds no shard).
+std::vector<std::vector<int64_t>> shard_starts(const TypedState& state, int64_t ranks) {
   std::vector<std::vector<int64_t>> rows;
-  for (int64_t d = 0; d < state.mesh.num_devices(); ++d) {
-    std::vector<int64_t> row;
-    for (const auto& box : shard_box(state.mesh, state.type, state.mesh.coords_of_device(d))) row.push_back(box.start);
+  for (int64_t d = 0; d < ranks; ++d) {
+    std::vector<int64_t> row(state.type.rank(), 0);
+    if (state.mesh.has_device(d)) {
+      row.clear();
+      for (const auto& box : shard_box(state.mesh, state.type, state.mesh.coords_of_device(d))) row.push_back(box.start);
+    }
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+/// Per rank 0..ranks-1, whether it is a device of `mesh`.
+std::vector<int> membership(const Mesh& mesh, int64_t ranks) {
+  std::vector<int> in;
+  for (int64_t d = 0; d < ranks; ++d) in.push_back(mesh.has_device(d) ? 1 : 0);
+  return in;
 }
 
 /// The support header's name of `op`.
@@ -58,7 +69,9 @@ std::string int64_identity(ReduceOp op) {
 /// Writes the program text, section by section.
 class ProgramWriter {
  public:
-  ProgramWriter(const Plan& plan, const MpiProgram& program) : plan_(plan), program_(program) {}
+  ProgramWriter(const Plan& plan, const MpiProgram& program) : plan_(plan), program_(program) {
+    for (const auto& step : program.steps) sets_ = sets_ || step.kernel == Kernel::transfer;
+  }
 
   std::string write() {
     header();
@@ -91,8 +104,10 @@ class ProgramWriter {
     for (const auto& dim : source.type.dims) global.push_back(dim.global);
     std::vector<int> reduce_position;
     for (int64_t d = 0; d < devices(); ++d)
-      reduce_position.push_back(static_cast<int>(
-          mixed_radix_index(source.mesh, source.mesh.coords_of_device(d), source.type.reduce_axes)));
+      reduce_position.push_back(source.mesh.has_device(d) ? static_cast<int>(mixed_radix_index(
+                                                                source.mesh, source.mesh.coords_of_device(d),
+                                                                source.type.reduce_axes))
+                                                          : 0);
     const std::string rows = fmt::format("[kDevices][{}]", source.type.rank());
     out_ << "namespace {\n\n"
             "namespace kernels = redist::mpi::kernels;\n"
@@ -107,14 +122,22 @@ class ProgramWriter {
                  : fmt::format("the position among the {} parts of the pending {}.\n",
                                product_of_sizes(source.type.reduce_axes), reduce_op_name(source.type.reduce_op)))
          << "constexpr int64_t kSourceShape[] = " << brace_list(local_shape(source.type)) << ";\n"
-         << "constexpr int64_t kSourceStart" << rows << " = " << brace_rows(shard_starts(source), "    ") << ";\n"
+         << "constexpr int64_t kSourceStart" << rows << " = " << brace_rows(shard_starts(source, devices()), "    ")
+         << ";\n"
          << "constexpr int kSourceReductions = " << product_of_sizes(source.type.reduce_axes) << ";\n"
          << "constexpr int kSourceReducePosition[kDevices] = " << brace_list(reduce_position) << ";\n"
          << "constexpr program::Reduction kSourceOp = " << reduction_name(source.type.reduce_op) << ";\n\n"
          << "// Target " << to_string(target.type) << " on " << to_string(target.mesh) << ".\n"
          << "constexpr int64_t kTargetShape[] = " << brace_list(local_shape(target.type)) << ";\n"
-         << "constexpr int64_t kTargetStart" << rows << " = " << brace_rows(shard_starts(target), "    ")
-         << ";\n\n}  // namespace\n\n";
+         << "constexpr int64_t kTargetStart" << rows << " = " << brace_rows(shard_starts(target, devices()), "    ")
+         << ";\n";
+    if (sets_)
+      out_ << "\n// The plan moves between device sets: which ranks hold a source and a target shard\n"
+              "// (the others hold none: an empty shape).\n"
+           << "constexpr int kInSource[kDevices] = " << brace_list(membership(source.mesh, devices())) << ";\n"
+           << "constexpr int kInTarget[kDevices] = " << brace_list(membership(target.mesh, devices())) << ";\n"
+           << "constexpr int64_t kNoShape[] = " << brace_list(std::vector<int64_t>(source.type.rank(), 0)) << ";\n";
+    out_ << "\n}  // namespace\n\n";
   }
 
   void main_function() {
@@ -130,13 +153,15 @@ class ProgramWriter {
             "    if (rank == 0) std::printf(\"redist-mpi: FAILED the plan needs %d ranks, got %d\\n\", kDevices, size);\n"
             "    return 2;\n"
             "  }\n"
-            "  const program::ShardLayout source{kGlobal, kSourceShape, kSourceStart[rank]};\n"
-            "  kernels::Buffer shard =\n"
+            "  const program::ShardLayout source{kGlobal, "
+         << shape_of("kInSource", "kSourceShape") << ", kSourceStart[rank]};\n"
+         << "  kernels::Buffer shard =\n"
             "      program::fill_source(source, kSourceOp, kSourceReducePosition[rank], kSourceReductions);\n";
     communicators();
     for (std::size_t k = 0; k < program_.steps.size(); ++k) step(k);
     final_reduction();
-    out_ << "  const program::ShardLayout target{kGlobal, kTargetShape, kTargetStart[rank]};\n"
+    out_ << "  const program::ShardLayout target{kGlobal, " << shape_of("kInTarget", "kTargetShape")
+         << ", kTargetStart[rank]};\n"
             "  return program::report(world.get(), program::check_target(shard, target));\n"
             "}\n\n"
             "int main(int argc, char** argv) {\n"
@@ -150,16 +175,23 @@ class ProgramWriter {
   /// One communicator per distinct grouping of the group steps, split once.
   void communicators() {
     for (const auto& s : program_.steps) {
-      if (s.kernel == Kernel::permute || s.kernel == Kernel::all_slice || s.kernel == Kernel::add_pending) continue;
+      if (s.kernel == Kernel::permute || s.kernel == Kernel::all_slice || s.kernel == Kernel::add_pending ||
+          s.kernel == Kernel::transfer)
+        continue;
       if (groupings_.contains({s.color, s.key})) continue;
       const std::string name = fmt::format("group{}", groupings_.size());
       groupings_[{s.color, s.key}] = name;
       out_ << "\n  // " << name << ": the groups of " << s.text << " (color: group, key: member).\n"
-           << "  static constexpr int " << name << "_color[kDevices] = " << brace_list(s.color) << ";\n"
-           << "  static constexpr int " << name << "_key[kDevices] = " << brace_list(s.key) << ";\n"
-           << "  kernels::Comm " << name << ";\n"
-           << "  program::require(kernels::split(world.get(), " << name << "_color[rank], " << name
-           << "_key[rank], " << name << "), rank, \"MPI_Comm_split\");\n";
+           << "  static constexpr int " << name << "_color[] = " << brace_list(s.color) << ";\n"
+           << "  static constexpr int " << name << "_key[] = " << brace_list(s.key) << ";\n"
+           << "  kernels::Comm " << name << ";\n";
+      if (static_cast<int64_t>(s.color.size()) < devices())  // ranks past the step's mesh join no group
+        out_ << "  program::require(kernels::split(world.get(), rank < " << s.color.size() << " ? " << name
+             << "_color[rank] : MPI_UNDEFINED, rank < " << s.color.size() << " ? " << name << "_key[rank] : 0, "
+             << name << "), rank, \"MPI_Comm_split\");\n";
+      else
+        out_ << "  program::require(kernels::split(world.get(), " << name << "_color[rank], " << name
+             << "_key[rank], " << name << "), rank, \"MPI_Comm_split\");\n";
     }
   }
 
@@ -167,15 +199,17 @@ class ProgramWriter {
     const MpiStep& s = program_.steps[k];
     const std::string what = string_literal(fmt::format("step {} ({})", k + 1, s.text));
     const std::string view = fmt::format("kernels::view_at(kShape, {}, kElemBytes)", s.dim);
+    // A rank outside the step's mesh (after or before a transfer) holds no shard and skips it.
+    const bool guarded = s.kernel != Kernel::transfer && static_cast<int64_t>(s.members.size()) < devices();
     out_ << "\n  // Step " << k + 1 << ": " << s.text << "\n"
-         << "  {\n"
+         << (guarded ? fmt::format("  if (rank < {}) {{\n", s.members.size()) : std::string("  {\n"))
          << "    kernels::Buffer out;\n";
     if (s.kernel != Kernel::permute && s.kernel != Kernel::all_reduce && s.kernel != Kernel::add_pending)
       out_ << "    static constexpr int64_t kShape[] = " << brace_list(s.shape) << ";\n";
     std::string call;
     switch (s.kernel) {
       case Kernel::all_slice:
-        out_ << "    static constexpr int64_t kOffset[kDevices] = " << brace_list(s.offset) << ";\n";
+        out_ << "    static constexpr int64_t kOffset[] = " << brace_list(s.offset) << ";\n";
         call = fmt::format("kernels::all_slice(shard, {}, {}, kOffset[rank], out)", view, s.chunk);
         break;
       case Kernel::all_gather:
@@ -186,9 +220,9 @@ class ProgramWriter {
                            group(s), s.split_dim, s.concat_dim, s.parts, s.chunk, s.keep);
         break;
       case Kernel::permute:
-        out_ << "    static constexpr int kSource[kDevices] = " << brace_list(s.source) << ";\n"
+        out_ << "    static constexpr int kSource[] = " << brace_list(s.source) << ";\n"
              << "    std::vector<int> targets;\n"
-             << "    for (int t = 0; t < kDevices; ++t)\n"
+             << "    for (int t = 0; t < " << s.source.size() << "; ++t)\n"
              << "      if (kSource[t] == rank && t != rank) targets.push_back(t);\n";
         call = "kernels::permute(world.get(), rank, shard, kSource[rank], targets, out)";
         break;
@@ -202,9 +236,14 @@ class ProgramWriter {
         break;
       case Kernel::add_pending:
         // Member 0 of each group keeps its values, the others the int64 identity.
-        out_ << "    static constexpr int kKey[kDevices] = " << brace_list(s.key) << ";\n"
+        out_ << "    static constexpr int kKey[] = " << brace_list(s.key) << ";\n"
              << "    static constexpr int64_t kIdentity = " << int64_identity(s.op) << ";\n";
         call = "kernels::add_pending(shard, kKey[rank] == 0, &kIdentity, kElemBytes, out)";
+        break;
+      case Kernel::transfer:
+        transfer_table(s);
+        call = "kernels::transfer<Box>(world.get(), rank, shard, kShape, kAfterShape, kMember[rank] != 0, "
+               "std::span<const Box>(kSends), kElemBytes, out)";
         break;
     }
     out_ << "    program::require(" << call << ", rank, " << what << ");\n";
@@ -212,11 +251,35 @@ class ProgramWriter {
     out_ << "  }\n";
   }
 
+  /// The sends of a transfer step as a table of boxes, the shape after it and which
+  /// ranks receive a shard.
+  void transfer_table(const MpiStep& s) {
+    const std::size_t rank = s.after_shape.size();
+    std::vector<int> member(static_cast<std::size_t>(devices()), 0);
+    for (int64_t d : s.after_members) member[static_cast<std::size_t>(d)] = 1;
+    out_ << "    // Sends (from, to, start in the sender's shard, start in the receiver's, extent).\n"
+         << "    struct Box {\n      int64_t from, to;\n      std::array<int64_t, " << rank
+         << "> src_start, dst_start, extent;\n    };\n"
+         << "    static const Box kSends[] = {\n";
+    for (const auto& box : s.sends)
+      out_ << "        {" << box.from << ", " << box.to << ", " << brace_list(box.src_start) << ", "
+           << brace_list(box.dst_start) << ", " << brace_list(box.extent) << "},\n";
+    out_ << "    };\n"
+         << "    static constexpr int64_t kAfterShape[] = " << brace_list(s.after_shape) << ";\n"
+         << "    static constexpr int kMember[kDevices] = " << brace_list(member) << ";\n";
+  }
+
+  /// The local shape table `shape` of this rank, or no shape where `in` says it holds none.
+  std::string shape_of(const std::string& in, const std::string& shape) const {
+    if (!sets_) return shape;
+    return fmt::format("{}[rank] ? std::span<const int64_t>({}) : std::span<const int64_t>(kNoShape)", in, shape);
+  }
+
   /// A target with a pending reduction holds summands: combine them before checking.
   void final_reduction() {
     const TypedState& target = program_.target;
     if (target.type.reduce_axes.empty()) return;
-    std::vector<int> color(static_cast<std::size_t>(devices())), key(color.size());
+    std::vector<int> color(static_cast<std::size_t>(devices()), -1), key(color.size(), 0);  // -1: not in the mesh
     const auto groups = device_groups(target.mesh, target.type.reduce_axes);
     for (std::size_t g = 0; g < groups.size(); ++g)
       for (std::size_t m = 0; m < groups[g].size(); ++m) {
@@ -229,19 +292,22 @@ class ProgramWriter {
          << "    static constexpr int kColor[kDevices] = " << brace_list(color) << ";\n"
          << "    static constexpr int kKey[kDevices] = " << brace_list(key) << ";\n"
          << "    kernels::Comm pending;\n"
-         << "    program::require(kernels::split(world.get(), kColor[rank], kKey[rank], pending), rank, "
-            "\"MPI_Comm_split\");\n"
-         << "    program::require(kernels::all_reduce(pending.get(), shard, MPI_INT64_T, kElemBytes, "
+         << "    program::require(kernels::split(world.get(), kColor[rank] < 0 ? MPI_UNDEFINED : kColor[rank], "
+            "kKey[rank], pending), rank, \"MPI_Comm_split\");\n"
+         << "    if (pending.get() != MPI_COMM_NULL)\n"
+         << "      program::require(kernels::all_reduce(pending.get(), shard, MPI_INT64_T, kElemBytes, "
          << mpi_op_name(target.type.reduce_op) << "), rank, \"pending reduction\");\n"
          << "  }\n";
   }
 
   std::string group(const MpiStep& s) const { return groupings_.at({s.color, s.key}); }
-  int64_t devices() const { return plan_.mesh.num_devices(); }
+  /// The job's ranks: 1 + the largest device id of the plan's meshes.
+  int64_t devices() const { return program_.ranks; }
 
   const Plan& plan_;
   const MpiProgram& program_;
   std::map<std::pair<std::vector<int>, std::vector<int>>, std::string> groupings_;
+  bool sets_ = false;  // the plan has a transfer between device sets
   std::ostringstream out_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "mpi_lowering.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <fmt/format.h>
 #include <variant>
@@ -103,6 +104,13 @@ struct Materializer {
     step.op = s.op;
     return groups(s.group);
   }
+  Status operator()(const LoweredTransfer& s) const {
+    step.kernel = Kernel::transfer;
+    step.sends = s.sends;
+    step.after_shape = local_shape(lowered.after.type);
+    step.after_members = lowered.after.mesh.device_ids();
+    return check_sends(s.sends, lowered.before, lowered.after);
+  }
 
   const Mesh& mesh() const { return lowered.before.mesh; }
   Status groups(const GroupSpec& spec) const {
@@ -116,16 +124,19 @@ struct Materializer {
 Result<MpiProgram> lower_for_mpi(const Plan& plan) {
   auto lowered = lower(plan);
   if (!lowered) return lowered.error();
-  const int64_t devices = plan.mesh.num_devices();
-  if (devices > INT_MAX)
-    return unsupported_error(fmt::format("the mesh has {} devices, more than MPI ranks can number", devices));
-  MpiProgram program{.source = lowered->source, .target = lowered->source, .steps = {}};
+  int64_t ranks = plan.mesh.device_ids().back() + 1;
+  for (const auto& step : lowered->steps) ranks = std::max(ranks, step.after.mesh.device_ids().back() + 1);
+  if (ranks > INT_MAX)
+    return unsupported_error(fmt::format("the plan names device {}, more than MPI ranks can number", ranks - 1));
+  MpiProgram program{.source = lowered->source, .target = lowered->source, .steps = {}, .ranks = ranks};
   for (std::size_t k = 0; k < lowered->steps.size(); ++k) {
     const LoweredStep& step = lowered->steps[k];
     MpiStep out;
     out.text = to_string(plan.steps[k]);
     out.shape = local_shape(step.before.type);
-    if (auto set = std::visit(Materializer{out, step, devices}, step.op); !set) {
+    out.members = step.before.mesh.device_ids();
+    // Grouped steps and permutes run on meshes over 0..N-1 (typing): tables over N devices.
+    if (auto set = std::visit(Materializer{out, step, step.before.mesh.num_devices()}, step.op); !set) {
       Error error = set.error();
       error.message = fmt::format("step {} ({}): {}", k + 1, out.text, error.message);
       return error;

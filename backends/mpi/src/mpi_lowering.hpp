@@ -15,7 +15,7 @@
 
 namespace redist::mpi {
 
-enum class Kernel { all_slice, all_gather, all_to_all, permute, reduce_scatter, all_reduce, add_pending };
+enum class Kernel { all_slice, all_gather, all_to_all, permute, reduce_scatter, all_reduce, add_pending, transfer };
 
 /// One step as the MPI kernels run it.
 struct MpiStep {
@@ -36,6 +36,13 @@ struct MpiStep {
   std::vector<int64_t> offset;
   /// permute: per target device, the device it receives from.
   std::vector<int> source;
+  /// The devices of the step's mesh (before it); a rank outside it holds no buffer and
+  /// takes no part in a grouped step or a permute (after a transfer between device sets).
+  std::vector<int64_t> members;
+  /// transfer: its sends, the local shape after it and the devices of the new mesh.
+  TransferTable sends;
+  std::vector<int64_t> after_shape;
+  std::vector<int64_t> after_members;
 };
 
 /// A whole plan lowered for MPI.
@@ -43,6 +50,7 @@ struct MpiProgram {
   TypedState source;  // state before the first step
   TypedState target;  // state after the last step
   std::vector<MpiStep> steps;
+  int64_t ranks = 1;  // 1 + the largest device id of any mesh of the plan: the job's size
 };
 
 /// The plan lowered for MPI ranks, or why it cannot run: it does not type-check, a

@@ -2,6 +2,7 @@
 
 #include "redist/backends/mpi/runtime.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 #include <limits>
@@ -54,9 +55,19 @@ struct Executor::State {
   std::vector<kernels::Comm> comms;  // one per distinct grouping
   std::vector<int> step_comm;        // per step: index into comms, -1 for a permute
 
-  /// Runs step `k` from `in` into `out`; returns the MPI error code.
+  /// Runs step `k` from `in` into `out`; returns the MPI error code. A rank outside the
+  /// step's mesh holds no buffer and takes part only in a transfer.
   int run_step(std::size_t k, kernels::Buffer& in, kernels::Buffer& out) const {
     const MpiStep& step = program.steps[k];
+    if (step.kernel == Kernel::transfer) {
+      const bool member = std::binary_search(step.after_members.begin(), step.after_members.end(), rank);
+      return kernels::transfer<TransferBox>(world.get(), rank, in, step.shape, step.after_shape, member, step.sends,
+                                            format.bytes, out);
+    }
+    if (!std::binary_search(step.members.begin(), step.members.end(), rank)) {
+      out = std::move(in);
+      return MPI_SUCCESS;
+    }
     const MPI_Comm group = step_comm[k] >= 0 ? comms[static_cast<std::size_t>(step_comm[k])].get() : MPI_COMM_NULL;
     const int64_t bytes = format.bytes;
     const auto r = static_cast<std::size_t>(rank);
@@ -84,6 +95,7 @@ struct Executor::State {
         if (static_cast<int64_t>(identity.size()) != bytes) return MPI_ERR_TYPE;
         return kernels::add_pending(in, step.key[r] == 0, identity.data(), bytes, out);
       }
+      case Kernel::transfer: break;  // above
     }
     return MPI_ERR_OTHER;
   }
@@ -124,22 +136,33 @@ Result<Executor> Executor::create(const Plan& plan, MPI_Comm comm, ElementFormat
   if (int rc = MPI_Comm_size(state->world.get(), &size); rc != MPI_SUCCESS) return mpi_error(rc, "MPI_Comm_size");
   if (int rc = MPI_Comm_rank(state->world.get(), &state->rank); rc != MPI_SUCCESS)
     return mpi_error(rc, "MPI_Comm_rank");
-  if (size != plan.mesh.num_devices())
-    return invalid_error(fmt::format("the communicator has {} ranks but the mesh has {} devices", size,
-                                     plan.mesh.num_devices()));
+  if (size != state->program.ranks)
+    return invalid_error(state->program.ranks == plan.mesh.num_devices()
+                             ? fmt::format("the communicator has {} ranks but the mesh has {} devices", size,
+                                           plan.mesh.num_devices())
+                             : fmt::format("the communicator has {} ranks but the plan's meshes name devices 0..{} "
+                                           "(rank = physical device id)",
+                                           size, state->program.ranks - 1));
+  // A rank outside the source (or target) mesh starts (or ends) with no shard.
+  if (!state->program.source.mesh.has_device(state->rank)) state->source_bytes = 0;
+  if (!state->program.target.mesh.has_device(state->rank)) state->target_bytes = 0;
 
   // One communicator per distinct grouping; every rank walks the steps in the same order.
   std::map<std::pair<std::vector<int>, std::vector<int>>, int> known;
   const auto r = static_cast<std::size_t>(state->rank);
   for (const auto& step : state->program.steps) {
-    if (step.kernel == Kernel::permute || step.kernel == Kernel::all_slice || step.kernel == Kernel::add_pending) {
+    if (step.kernel == Kernel::permute || step.kernel == Kernel::all_slice || step.kernel == Kernel::add_pending ||
+        step.kernel == Kernel::transfer) {
       state->step_comm.push_back(-1);
       continue;
     }
     auto [it, fresh] = known.try_emplace({step.color, step.key}, static_cast<int>(state->comms.size()));
     if (fresh) {
       kernels::Comm group;
-      if (int rc = kernels::split(state->world.get(), step.color[r], step.key[r], group); rc != MPI_SUCCESS)
+      const bool in_mesh = r < step.color.size();  // ranks past the step's mesh: no group
+      if (int rc = kernels::split(state->world.get(), in_mesh ? step.color[r] : MPI_UNDEFINED, in_mesh ? step.key[r] : 0,
+                                  group);
+          rc != MPI_SUCCESS)
         return mpi_error(rc, "MPI_Comm_split for " + step.text);
       state->comms.push_back(std::move(group));
     }

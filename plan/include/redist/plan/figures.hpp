@@ -6,7 +6,8 @@
 //
 // Per device, a step of group size g on local bytes B moves:
 //   all_slice 0; all_gather (g-1)*B; all_to_all (g-1)/g*B; reduce_scatter (g-1)/g*B;
-//   all_reduce 2(g-1)/g*B (rounded up); collective_permute B for each device whose
+//   all_reduce 2(g-1)/g*B (rounded up); transfer: the boxes of its lowered sends that
+//   leave their device; collective_permute B for each device whose
 //   lowered pair has another source (received) or per pair it serves (sent). B counts
 //   padded buffers whole; on a padded split dim an all_to_all sends g-1 chunks of the
 //   result's split extent, (g-1) x (B with the split dim cut to it), which may exceed

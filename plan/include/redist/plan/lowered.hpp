@@ -110,8 +110,17 @@ struct LoweredAddPending {
   bool operator==(const LoweredAddPending&) const = default;
 };
 
+/// A transfer between device sets: the explicit list of point-to-point sends, each a
+/// box of the sender's buffer (before) stored into the receiver's new buffer (after);
+/// a send to itself is a box that stays. Always a table: its entries depend on block
+/// intersections and on the choice of senders among replicas.
+struct LoweredTransfer {
+  TransferTable sends;
+  bool operator==(const LoweredTransfer&) const = default;
+};
+
 using LoweredOp = std::variant<LoweredSlice, LoweredGather, LoweredAllToAll, LoweredPermute,
-                               LoweredReduceScatter, LoweredAllReduce, LoweredAddPending>;
+                               LoweredReduceScatter, LoweredAllReduce, LoweredAddPending, LoweredTransfer>;
 
 /// One lowered step with the declared states around it (types and meshes), whose
 /// local shapes are the buffer shapes the step reads and writes.
@@ -135,6 +144,12 @@ struct LoweredPlan {
 /// only in the source take the target's factors free only in it, so every source
 /// sends once.
 std::vector<PermuteMove> permute_moves(const TypedState& before, const TypedState& after);
+
+/// The sends of a transfer from `before` to `after` (another device set): each target
+/// device's box cut along the source blocks, each piece once, kept where the receiver
+/// holds it, else sent by the holder of that block that has sent the least so far
+/// (replicas share the load). Enumerates the devices of both meshes.
+TransferTable transfer_table(const TypedState& before, const TypedState& after);
 
 /// The lowered form of `step` going from `before` to `after` (as typed by apply_step).
 LoweredStep lower_step(const TypedState& before, const TypedState& after, const Step& step);

@@ -62,8 +62,34 @@ struct AddPending {
   bool operator==(const AddPending&) const = default;
 };
 
-using StepOp =
-    std::variant<AllSlice, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce, AddPending>;
+/// One point-to-point move of a `transfer`: physical device `from` sends the box of
+/// `extent` elements per dim that starts at local index `src_start` of its buffer to
+/// device `to`, which stores it at local index `dst_start` of its new buffer. from ==
+/// to: the box stays on the device (a local copy, no message).
+struct TransferBox {
+  int64_t from = 0;
+  int64_t to = 0;
+  std::vector<int64_t> src_start;
+  std::vector<int64_t> dst_start;
+  std::vector<int64_t> extent;
+  bool operator==(const TransferBox&) const = default;
+};
+using TransferTable = std::vector<TransferBox>;
+
+/// Move the array to type `to` on `to_mesh`, a mesh over another set of devices
+/// (disjoint, overlapping, another count; docs/meshes.md) by point-to-point sends:
+/// every target element once, from a source holder. `table` gives the sends
+/// explicitly (an imported or hand-written plan); absent, the lowering chooses them
+/// (transfer_table in lowered.hpp). After it the current mesh is `to_mesh`.
+struct Transfer {
+  DistType to;
+  Mesh to_mesh;
+  std::optional<TransferTable> table;
+  bool operator==(const Transfer&) const = default;
+};
+
+using StepOp = std::variant<AllSlice, AllGather, AllToAll, CollectivePermute, ReduceScatter, AllReduce, AddPending,
+                            Transfer>;
 
 /// Physical device ids of each group, members in order (lowered form).
 using DeviceGroups = std::vector<std::vector<int64_t>>;

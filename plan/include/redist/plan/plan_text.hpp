@@ -9,6 +9,8 @@
 //   reduce_scatter(dim=0, axes={z})
 //   all_reduce(axes={z})
 //   add_pending(axes={z}, op=sum)
+//   transfer(mesh={y:4} devices=[4,5,6,7], to=f32[{y}16, 8], sends=[(0, 4, [0, 0], [0, 0], [4, 8]), ...])
+//     (mesh= first: the type is on it; sends= optional, the lowering's choice otherwise)
 //   target f32[...]
 // Blank lines and `#` comments are ignored.
 

@@ -22,6 +22,12 @@ struct TypedState {
 /// used, not divisible, local sizes differ for a permute, ...).
 Result<TypedState> apply_step(const TypedState& before, const Step& step);
 
+/// Ok when every send of a transfer's table is from a device of `before.mesh` to one
+/// of `after.mesh` with one start and extent >= 1 per dim, its box inside both local
+/// buffers; else an error naming the first bad send (1-based). Whether the sends cover
+/// the target is the checker's question.
+Status check_sends(const TransferTable& sends, const TypedState& before, const TypedState& after);
+
 /// States after each step of `plan` (element i follows step i); checks the asserted
 /// target. Errors name the 1-based step.
 Result<std::vector<TypedState>> type_plan(const Plan& plan);

@@ -8,6 +8,9 @@
 //
 // with fraction (g-1)/g for a ring all_gather, reduce_scatter or all_to_all, 2(g-1)/g
 // for an all_reduce, 1 for a collective_permute and 0 for an all_slice (local). A
+// transfer between device sets takes latency + W / bandwidth, W the most bytes one
+// device sends or receives over its lowered sends, on the class `transfer.link` (the
+// links between the two meshes; inter-node unless configured). A
 // step that communicates nothing (a group of one device, a permute that moves no
 // device) costs 0. A plan's modeled time is the sum over its steps.
 //
@@ -17,6 +20,7 @@
 //   y = intra
 //   inter.bandwidth_gbps = 25  # class speeds (defaults: intra 300 GB/s and 1 us,
 //   inter.latency_us = 5       #                inter 25 GB/s and 5 us)
+//   transfer.link = inter      # links between the meshes of a transfer (default inter)
 // Heavy header (big integers): include it only where costs are computed.
 
 #include <cstdint>
@@ -48,6 +52,8 @@ struct CostModel {
   Link inter{25, 5};
   /// The class of each axis named in the config; every other axis is intra-node.
   std::map<std::string, LinkClass, std::less<>> axis_class;
+  /// The class of the links between the two meshes of a transfer between device sets.
+  LinkClass transfer_link = LinkClass::inter;
 
   /// The class of the mesh axis `axis`.
   LinkClass class_of(std::string_view axis) const;
@@ -77,10 +83,11 @@ Result<CostModel> read_cost_model(const std::string& path);
 Status validate(const CostModel& model, const Mesh& mesh);
 
 /// What a step is charged for, by kind (see the header comment).
-enum class CollectiveKind { local, all_gather, reduce_scatter, all_to_all, all_reduce, permute };
+enum class CollectiveKind { local, all_gather, reduce_scatter, all_to_all, all_reduce, permute, transfer };
 
 /// The fraction of the larger local buffer a collective of `kind` over `group_size`
-/// devices puts on each device's link: (g-1)/g, 2(g-1)/g, 1 or 0; 0 when g <= 1.
+/// devices puts on each device's link: (g-1)/g, 2(g-1)/g, 1 or 0; 0 when g <= 1. A
+/// transfer's buffer is its busiest device's bytes, so its fraction is 1.
 double wire_fraction(CollectiveKind kind, int64_t group_size);
 /// Modeled microseconds of a collective of `kind` over `group_size` devices whose larger
 /// local buffer holds `buffer_bytes` bytes, on `link`; 0 when it communicates nothing.
@@ -93,7 +100,7 @@ struct StepCost {
   CollectiveKind kind = CollectiveKind::local;
   double time_us = 0;
   BigInt wire_bytes;       // bytes each device puts on its link: fraction * buffer (rounded up)
-  int64_t group_size = 1;  // devices per group; 2 for a permute that moves data, 1 when none
+  int64_t group_size = 1;  // devices per group; 2 for a permute or transfer that moves data, 1 when none
   LinkClass link = LinkClass::intra;
   bool communicates = false;
 };

@@ -6,10 +6,22 @@
 
 #include <optional>
 
+#include "redist/plan/plan.hpp"
 #include "redist/core/refine.hpp"
 #include "redist/synth/cost_model.hpp"
 
 namespace redist {
+
+/// True when the meshes are over other sets of physical devices (disjoint,
+/// overlapping, or of other counts).
+bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh);
+
+/// The plan between other device sets (docs/meshes.md "Other device sets"): one
+/// `transfer` of point-to-point sends, preceded by an all_reduce of the source's
+/// pending reductions and followed by an add_pending of the target's. Errors: invalid
+/// types or other arrays (invalid), pending reductions on a mesh over ids other than
+/// 0..N-1 (unsupported).
+Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst);
 
 /// True when the pair needs the rewrite: the meshes differ in their axes or are not
 /// both over devices 0..N-1.

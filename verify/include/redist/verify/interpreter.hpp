@@ -26,8 +26,14 @@ struct LocalBuffer {
   bool operator==(const LocalBuffer&) const = default;
 };
 
-/// Buffers of every device, indexed by physical device id.
+/// Buffers of every device, indexed by physical device id. After a transfer between
+/// device sets (docs/meshes.md) the devices outside the current mesh hold empty
+/// buffers; the data has at least buffer_slots(mesh) entries.
 using MeshData = std::vector<LocalBuffer>;
+
+/// The number of buffers data on `mesh` needs: 1 + its largest physical id (N on a
+/// mesh over 0..N-1).
+int64_t buffer_slots(const Mesh& mesh);
 
 /// Value standing in padding positions.
 inline constexpr int64_t kPadding = -1;
@@ -55,7 +61,7 @@ struct Mismatch {
 /// semantics (sums over reduction groups for pending reductions). nullopt when equal.
 std::optional<Mismatch> compare(const Mesh& mesh, const DistType& type, const MeshData& data);
 
-/// Runs `step` on `data`, which holds `before`. Fails when the step does not type-check
+/// Runs `step` on `data`, which holds `before` (on the devices of before.mesh). Fails when the step does not type-check
 /// or cannot run (e.g. padded dims).
 Result<MeshData> run_step(const TypedState& before, const Step& step, const MeshData& data);
 /// Runs every step of `plan` starting from `data`.

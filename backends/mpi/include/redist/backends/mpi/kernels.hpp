@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -266,6 +267,86 @@ inline int all_reduce(MPI_Comm comm, Buffer& buffer, MPI_Datatype type, int64_t 
   const int64_t count = static_cast<int64_t>(buffer.size()) / elem_bytes;
   if (!fits_int(count)) return MPI_ERR_COUNT;
   return MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(count), type, op, comm);
+}
+
+/// Copies the box of `extent` elements (`elem_bytes` each) at `src_start` of a row-major
+/// buffer of `src_shape` to `dst_start` of one of `dst_shape`, a run of the last dim at
+/// a time.
+inline void copy_box(const std::byte* src, std::span<const int64_t> src_shape, std::span<const int64_t> src_start,
+                     std::byte* dst, std::span<const int64_t> dst_shape, std::span<const int64_t> dst_start,
+                     std::span<const int64_t> extent, int64_t elem_bytes) {
+  const std::size_t rank = extent.size();
+  const int64_t run = (rank ? extent[rank - 1] : 1) * elem_bytes;
+  std::vector<int64_t> at(rank, 0);  // index inside the box, last dim 0
+  for (;;) {
+    int64_t s = 0, d = 0;
+    for (std::size_t i = 0; i < rank; ++i) {
+      s = s * src_shape[i] + src_start[i] + at[i];
+      d = d * dst_shape[i] + dst_start[i] + at[i];
+    }
+    std::memcpy(dst + d * elem_bytes, src + s * elem_bytes, static_cast<std::size_t>(run));
+    std::size_t i = rank > 0 ? rank - 1 : 0;
+    while (i-- > 0) {
+      if (++at[i] < extent[i]) break;
+      at[i] = 0;
+    }
+    if (i == static_cast<std::size_t>(-1)) return;
+  }
+}
+
+/// Elements of a box of `extent`.
+inline int64_t box_elements(std::span<const int64_t> extent) {
+  int64_t n = 1;
+  for (int64_t e : extent) n *= e;
+  return n;
+}
+
+/// transfer between device sets: every `Box` (fields from, to, src_start, dst_start,
+/// extent: redist::TransferBox) from this rank (`me`) to another is packed and sent,
+/// every box to it from another is received and unpacked, a box to itself is copied;
+/// `out` is a zero-filled buffer of `out_shape` when this rank is in the target mesh
+/// (`member`), else empty. `in` has `in_shape` (empty when the rank holds no source).
+/// Returns an MPI error code.
+template <class Box>
+inline int transfer(MPI_Comm comm, int me, const Buffer& in, std::span<const int64_t> in_shape,
+                    std::span<const int64_t> out_shape, bool member, std::span<const Box> boxes, int64_t elem_bytes,
+                    Buffer& out) {
+  out = Buffer(member ? static_cast<std::size_t>(box_elements(out_shape) * elem_bytes) : 0);
+  if (out.size()) std::memset(out.data(), 0, out.size());
+  std::vector<Buffer> packed;
+  std::vector<std::pair<const Box*, std::size_t>> received;  // box, index into packed
+  std::vector<MPI_Request> requests;
+  const std::vector<int64_t> zero(in_shape.size(), 0);
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const Box& box = boxes[i];
+    if (box.from == box.to) {
+      if (box.to == me)
+        copy_box(in.data(), in_shape, box.src_start, out.data(), out_shape, box.dst_start, box.extent, elem_bytes);
+      continue;
+    }
+    if (box.from != me && box.to != me) continue;
+    const int64_t bytes = box_elements(box.extent) * elem_bytes;
+    if (!fits_int(bytes)) return MPI_ERR_COUNT;
+    packed.emplace_back(static_cast<std::size_t>(bytes));
+    requests.emplace_back();
+    const int tag = static_cast<int>(i % 32768);  // MPI_TAG_UB is at least 32767
+    int rc = MPI_SUCCESS;
+    if (box.from == me) {
+      copy_box(in.data(), in_shape, box.src_start, packed.back().data(), box.extent, zero, box.extent, elem_bytes);
+      rc = MPI_Isend(packed.back().data(), static_cast<int>(bytes), MPI_BYTE, static_cast<int>(box.to), tag, comm,
+                     &requests.back());
+    } else {
+      received.emplace_back(&box, packed.size() - 1);
+      rc = MPI_Irecv(packed.back().data(), static_cast<int>(bytes), MPI_BYTE, static_cast<int>(box.from), tag, comm,
+                     &requests.back());
+    }
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  const int rc = MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  if (rc != MPI_SUCCESS) return rc;
+  for (const auto& [box, at] : received)
+    copy_box(packed[at].data(), box->extent, zero, out.data(), out_shape, box->dst_start, box->extent, elem_bytes);
+  return MPI_SUCCESS;
 }
 
 }  // namespace redist::mpi::kernels

@@ -1,0 +1,44 @@
+// Plans between device sets (see mesh_change.hpp): one transfer step, the only way
+// data reaches a device outside the source mesh, with the pending reductions of the
+// source done first on its mesh and those of the target added after it on the new one.
+
+#include <fmt/format.h>
+
+#include "redist/synth/mesh_change.hpp"
+
+namespace redist {
+
+bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh) {
+  return src_mesh.device_ids() != dst_mesh.device_ids();
+}
+
+Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst) {
+  if (auto s = validate(src, src_mesh); !s) return invalid_error("source: " + s.error().message);
+  if (auto s = validate(dst, dst_mesh); !s) return invalid_error("target: " + s.error().message);
+  if (auto s = same_array(src, dst); !s) return s.error();
+  // Steps other than the transfer run on meshes over devices 0..N-1 (docs/meshes.md).
+  auto local_step = [](const Mesh& mesh, const char* what) -> Status {
+    if (mesh.compact()) return Ok{};
+    return unsupported_error(fmt::format(
+        "{} has a pending reduction on the mesh {}, over device ids other than 0..{}: reductions before or after a "
+        "transfer between device sets run only on meshes over devices 0..N-1",
+        what, to_string(mesh), mesh.num_devices() - 1));
+  };
+  Plan plan{src_mesh, src, {}, dst};
+  if (!src.reduce_axes.empty()) {  // reduce where the summands are
+    if (auto s = local_step(src_mesh, "the source"); !s) return s.error();
+    plan.steps.emplace_back(AllReduce{src.reduce_axes});
+  }
+  DistType to = dst;
+  to.reduce_axes.clear();
+  to.reduce_op = ReduceOp::sum;
+  plan.steps.emplace_back(Transfer{to, dst_mesh, std::nullopt});
+  if (!dst.reduce_axes.empty()) {  // the value on coordinate 0, the identity elsewhere
+    if (auto s = local_step(dst_mesh, "the target"); !s) return s.error();
+    plan.steps.emplace_back(AddPending{dst.reduce_axes, dst.reduce_op});
+  }
+  if (auto typed = type_plan(plan); !typed) return typed.error();
+  return plan;
+}
+
+}  // namespace redist
