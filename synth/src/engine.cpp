@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "engine_moves.hpp"
+#include "gather_order.hpp"
 #include "in_place.hpp"
 #include "slice_orders.hpp"
 #include "slice_targets.hpp"
@@ -243,7 +244,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   double best = INFINITY;  // the upper bound: the best plan's modeled time
   const auto seed = best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive);
   if (seed) {
-    result.plan = seed->kept;
+    result.plan = synth_detail::gathers_major_last(model, *seed->kept);
     result.time_us = best = seed->time_us;
     if (limits.max_expanded <= 0) {
       result.stopped = "no expansions allowed";
@@ -384,7 +385,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
         cost = std::move(kept_cost);
       }
     }
-    result.plan = std::move(plan);
+    result.plan = synth_detail::gathers_major_last(model, std::move(plan));
     result.time_us = cost->time_us;
   }
   return result;
