@@ -319,6 +319,24 @@ TEST(CheckerHand, TargetOfAnotherArrayIsAnError) {
   EXPECT_FALSE(check_lowered(*lowered, {mesh, *parse_type("f32[8, 2]", mesh)}).ok());
 }
 
+TEST(CheckerHand, TargetOnAnotherDeviceOrderIsAnErrorNotAProof) {
+  // Found by CheckerMutants.RandomPlansAgreeWithTheInterpreter (seed 4770265313716342590):
+  // a plan that drops its device-order permute ended where the target's coordinates
+  // name other devices, and the checker compared coordinates only and proved it.
+  auto lowered = lower(plan_of("mesh {x:3, y:2} devices=[0,5,4,3,2,1]\nsource f32[{y}2]\n"
+                               "all_gather(dim=0, axes={y})\nall_slice(dim=0, axes={x})\n"));
+  ASSERT_TRUE(lowered.ok()) << lowered.error().to_string();
+  const Mesh other = parse_mesh("{x:3, y:2} devices=[1,2,3,4,5,0]").value();
+  auto r = check_lowered(*lowered, {other, *parse_type("f32[{x}2]", other)});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("orders the devices otherwise"), std::string::npos) << r.error().message;
+  // On its own device order the same plan is proved.
+  const Mesh own = lowered->source.mesh;
+  auto same = check_lowered(*lowered, {own, *parse_type("f32[{x}2]", own)});
+  ASSERT_TRUE(same.ok()) << same.error().to_string();
+  EXPECT_EQ(same->correct.verdict, Verdict::proved) << same->correct.detail;
+}
+
 TEST(CheckerHand, DeviceOrderChange) {
   const auto r = check_text(
       "mesh {x:2, y:2}\nsource f32[{x}8, {y}8]\n"

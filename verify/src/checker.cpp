@@ -71,6 +71,12 @@ Status check_target(const LoweredPlan& plan, const TypedState& target) {
   if (!target.mesh.same_axes(last.mesh))
     return invalid_error("the target mesh " + to_string(target.mesh) + " does not have the axes of the plan's mesh " +
                          to_string(last.mesh));
+  // The queries compare the plan's last state with the target coordinate by coordinate,
+  // so both must put the same device at each coordinate (a plan that ends on another
+  // device order needs its permute: without this check such a plan was proved).
+  if (!(target.mesh == last.mesh))
+    return invalid_error("the target mesh " + to_string(target.mesh) + " orders the devices otherwise than the plan's " +
+                         "last mesh " + to_string(last.mesh) + ": the plan must end on its target's device order");
   if (target.type.rank() != last.type.rank() || target.type.elem != last.type.elem)
     return invalid_error("the target " + to_string(target.type) + " is not an array of the plan's shape and element type");
   for (std::size_t i = 0; i < target.type.rank(); ++i)
