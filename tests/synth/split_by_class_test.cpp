@@ -101,18 +101,26 @@ void expect_optimal_and_proved(const Case& c, const Plan& plan) {
   EXPECT_EQ(report->no_peak.verdict, Verdict::proved) << report->no_peak.detail;
 }
 
+/// Expects `plan` to be the all_slice `slice`, a collective_permute to the type `to`
+/// and the all_gather `gather`, as the plan text writes them.
+void expect_slice_permute_gather(const Plan& plan, const std::string& slice, const std::string& to,
+                                 const std::string& gather) {
+  ASSERT_EQ(plan.steps.size(), 3u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[0]), slice);
+  const auto* permute = std::get_if<CollectivePermute>(&plan.steps[1].op);
+  ASSERT_NE(permute, nullptr) << to_string(plan);
+  EXPECT_EQ(to_string(permute->to), to);
+  EXPECT_EQ(to_string(plan.steps[2]), gather);
+}
+
 TEST(SplitByClass, HierarchicalGatherExchangesTheSlowAxisForAFastOne) {
   // x (3, inter) gathered as it is: 2N/3 per device on the slow link. Sliced by y's
   // minor 2, x exchanged for y's major 3 by a permute (N/6 on the slow link), then
   // gathered over y on the fast link.
   const Case c = case_of("{x:3, y:6}", "f32[{x}5264784]", "f32[5264784]");
   const Plan plan = checked_plan(c, x_inter());
-  ASSERT_EQ(plan.steps.size(), 3u) << to_string(plan);
-  EXPECT_EQ(to_string(plan.steps[0]), "all_slice(dim=0, axes={y:(3)2})");
-  const auto* permute = std::get_if<CollectivePermute>(&plan.steps[1].op);
-  ASSERT_NE(permute, nullptr) << to_string(plan);
-  EXPECT_EQ(to_string(permute->to), "f32[{y:(1)3,y:(3)2}5264784]");
-  EXPECT_EQ(to_string(plan.steps[2]), "all_gather(dim=0, axes={y:(1)3,y:(3)2})");
+  expect_slice_permute_gather(plan, "all_slice(dim=0, axes={y:(3)2})", "f32[{y:(1)3,y:(3)2}5264784]",
+                              "all_gather(dim=0, axes={y:(1)3,y:(3)2})");
   const Plan one{c.mesh, c.src, {Step(AllGather{0, c.src.dims[0].axes})}, c.dst};
   EXPECT_LT(plan_cost(x_inter(), plan)->time_us, plan_cost(x_inter(), one)->time_us / 2.5);
   expect_optimal_and_proved(c, plan);
@@ -134,12 +142,8 @@ TEST(SplitByClass, PermuteAcrossTheSlowAxisMovesASlice) {
   // by the replicated y, which is gathered back intra-node.
   const Case c = case_of("{x:8, y:4}", "f32[{x:(1)2}4096, 1024]", "f32[{x:(2)2}4096, 1024]");
   const Plan plan = checked_plan(c, x_inter());
-  ASSERT_EQ(plan.steps.size(), 3u) << to_string(plan);
-  EXPECT_EQ(to_string(plan.steps[0]), "all_slice(dim=0, axes={y})");
-  const auto* permute = std::get_if<CollectivePermute>(&plan.steps[1].op);
-  ASSERT_NE(permute, nullptr) << to_string(plan);
-  EXPECT_EQ(to_string(permute->to), "f32[{x:(2)2,y}4096, 1024]");
-  EXPECT_EQ(to_string(plan.steps[2]), "all_gather(dim=0, axes={y})");
+  expect_slice_permute_gather(plan, "all_slice(dim=0, axes={y})", "f32[{x:(2)2,y}4096, 1024]",
+                              "all_gather(dim=0, axes={y})");
   const Plan one{c.mesh, c.src, {Step(CollectivePermute{c.dst, std::nullopt})}, c.dst};
   EXPECT_LT(plan_cost(x_inter(), plan)->time_us, plan_cost(x_inter(), one)->time_us / 2);
   expect_optimal_and_proved(c, plan);
