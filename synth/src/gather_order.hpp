@@ -15,8 +15,8 @@ namespace redist::synth_detail {
 
 /// Returns `plan` with each run of consecutive all_gathers (no explicit groups)
 /// reordered so that higher dims are gathered first (gathers of one dim keep their
-/// order), where the result types, ends where `plan` ends and costs no more under
-/// `model`; else `plan` unchanged.
+/// order), where the result types and costs the same under `model` (one link class
+/// for both gathers); else `plan` unchanged.
 Plan gathers_major_last(const CostModel& model, Plan plan);
 
 }  // namespace redist::synth_detail

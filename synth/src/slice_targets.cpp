@@ -10,13 +10,6 @@ namespace redist::synth_detail {
 
 namespace {
 
-/// True when `step` leaves the axes of dim `dim` alone: a slice of another dim, or a
-/// step of any kind but all_to_all into or out of it is not (conservatively) allowed.
-bool leaves_dim(const Step& step, int dim) {
-  if (const auto* s = std::get_if<AllSlice>(&step.op)) return s->dim != dim;
-  return false;
-}
-
 /// `axes` without the references in `drop`.
 std::vector<AxisRef> without(const std::vector<AxisRef>& axes, const std::vector<AxisRef>& drop) {
   std::vector<AxisRef> out;
@@ -42,8 +35,8 @@ std::vector<Plan> slices_at_their_target(const Plan& plan) {
     for (const auto& a : slice->axes)
       if (std::find(a2a->axes.begin(), a2a->axes.end(), a) != a2a->axes.end()) moved.push_back(a);
     if (moved.empty()) continue;
-    bool clear = true;  // nothing between slices the all_to_all's target dim
-    for (std::size_t j = k + 1; j < m; ++j) clear = clear && leaves_dim(plan.steps[j], a2a->dst_dim);
+    bool clear = true;  // no slice between cuts the all_to_all's target dim
+    for (std::size_t j = k + 1; j < m; ++j) clear = clear && std::get<AllSlice>(plan.steps[j].op).dim != a2a->dst_dim;
     if (!clear) continue;
     Plan p{plan.mesh, plan.source, {}, plan.target};
     for (std::size_t j = 0; j < plan.steps.size(); ++j) {

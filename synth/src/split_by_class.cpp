@@ -46,21 +46,26 @@ std::optional<Steps> priced(const CostModel& model, const TypedState& before, co
   return out;
 }
 
-/// The whole mesh axes of the faster class that `type` leaves replicated, in mesh order.
-std::vector<AxisRef> free_fast_axes(const CostModel& model, const Mesh& mesh, const DistType& type) {
-  const LinkClass fast = model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::intra : LinkClass::inter;
-  const auto used = used_axes(type);
-  std::vector<AxisRef> out;
-  for (const auto& axis : mesh.axes())
-    if (axis.size >= 2 && model.class_of(axis.name) == fast &&
-        std::none_of(used.begin(), used.end(), [&](const AxisRef& u) { return u.name == axis.name; }))
-      out.push_back(make_axis_ref(axis.name, 1, axis.size, axis.size));
-  return out;
+/// Keeps `candidate` in `best` when it is cheaper (or `best` is empty).
+void keep_cheaper(std::optional<Steps>& best, std::optional<Steps> candidate) {
+  if (candidate && (!best || candidate->time_us < best->time_us)) best = std::move(candidate);
 }
 
 /// The slower link class of `model`.
 LinkClass slow_class(const CostModel& model) {
   return model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::inter : LinkClass::intra;
+}
+
+/// The whole mesh axes of the faster class that `type` leaves replicated, in mesh order.
+std::vector<AxisRef> free_fast_axes(const CostModel& model, const Mesh& mesh, const DistType& type) {
+  const LinkClass slow = slow_class(model);
+  const auto used = used_axes(type);
+  std::vector<AxisRef> out;
+  for (const auto& axis : mesh.axes())
+    if (axis.size >= 2 && model.class_of(axis.name) != slow &&
+        std::none_of(used.begin(), used.end(), [&](const AxisRef& u) { return u.name == axis.name; }))
+      out.push_back(make_axis_ref(axis.name, 1, axis.size, axis.size));
+  return out;
 }
 
 /// Ways to take factors of total size `size` out of the whole replicated axes `fast`:
@@ -145,10 +150,7 @@ void offer_hierarchical(const CostModel& model, const TypedState& before, const 
 std::optional<Steps> cheapest_split(const CostModel& model, const TypedState& before, const TypedState& after,
                                     const AllGather& gather, bool may_slice) {
   std::optional<Steps> best;
-  auto offer = [&](std::vector<Step> steps) {
-    if (auto s = priced(model, before, after, std::move(steps)); s && (!best || s->time_us < best->time_us))
-      best = std::move(s);
-  };
+  auto offer = [&](std::vector<Step> steps) { keep_cheaper(best, priced(model, before, after, std::move(steps))); };
   if (may_slice)
     if (const auto fast = free_fast_axes(model, before.mesh, before.type); !fast.empty())
       for (int other = 0; other < static_cast<int>(before.type.rank()); ++other)
@@ -197,11 +199,10 @@ std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const Typed
     for (const auto& f : choices) {
       auto to = after.type.dims[static_cast<std::size_t>(dim)].axes;
       to.insert(to.end(), f.begin(), f.end());
-      std::vector<Step> steps{Step(AllSlice{dim, f}),
-                              Step(CollectivePermute{with_dim_axes(after.type, dim, std::move(to)), std::nullopt}),
-                              Step(AllGather{dim, f})};
-      if (auto s = priced(model, before, after, std::move(steps)); s && (!best || s->time_us < best->time_us))
-        best = std::move(s);
+      keep_cheaper(best, priced(model, before, after,
+                                {Step(AllSlice{dim, f}),
+                                 Step(CollectivePermute{with_dim_axes(after.type, dim, std::move(to)), std::nullopt}),
+                                 Step(AllGather{dim, f})}));
     }
   return best;
 }
