@@ -95,11 +95,12 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
     found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
     if (!found) return found.error();
   }
-  const bool timed_out = !found->stopped.empty() && limits.deadline && std::chrono::steady_clock::now() >= *limits.deadline;
-  if (!found->stopped.empty() && !(timed_out && found->plan))
-    return Error{timed_out ? Error::Kind::no_plan : Error::Kind::runtime,
+  // With a timeout the search is anytime: whatever stopped it, the best plan so far.
+  const bool anytime = options.timeout_s.has_value();
+  if (!found->stopped.empty() && !(anytime && found->plan))
+    return Error{anytime ? Error::Kind::no_plan : Error::Kind::runtime,
                  "the optimal search gave up: " + found->stopped +
-                     (timed_out ? " before it found a plan within the budget" : ""),
+                     (anytime ? " before it found a plan within the budget" : ""),
                  Error::npos};
   if (!found->plan)
     return Error{Error::Kind::no_plan,
@@ -107,7 +108,7 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
                              to_string(src), to_string(dst), to_decimal(bound)),
                  Error::npos};
   return OptimalPlan{std::move(*found->plan), found->time_us, found->expanded, found->generated,
-                     found->stopped.empty()};
+                     found->stopped.empty(), found->stopped};
 }
 
 }  // namespace redist

@@ -178,6 +178,14 @@ TEST(OptimalSearch, ErrorsAreValues) {
   OptimalOptions capped;
   capped.max_expanded = 1;
   EXPECT_EQ(optimal_plan(CostModel{}, mesh, src, mesh, dst, capped).error().kind, Error::Kind::runtime);
+  // With a timeout the search is anytime: a cap that stops it first still returns the
+  // best plan so far (the seed), unproved and saying why.
+  capped.timeout_s = 60;
+  auto anytime = optimal_plan(CostModel{}, mesh, src, mesh, dst, capped);
+  ASSERT_TRUE(anytime.ok()) << anytime.error().to_string();
+  EXPECT_FALSE(anytime->proved);
+  EXPECT_EQ(anytime->stopped, "the search stopped after expanding 1 states");
+  EXPECT_TRUE(type_plan(anytime->plan).ok());
 }
 
 }  // namespace

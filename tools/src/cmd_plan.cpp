@@ -72,8 +72,7 @@ Result<Plan> optimal(const CostModel& model, const Mesh& mesh, const DistType& s
   auto best = optimal_plan(model, mesh, src, target_mesh, dst, options);
   if (!best) return best.error();
   if (!best->proved)
-    std::cerr << "redist: optimality not proved: the search stopped at --timeout " << timeout_s
-              << " s; this is the best plan it found\n";
+    std::cerr << "redist: optimality not proved: " << best->stopped << "; this is the best plan it found\n";
   return std::move(best->plan);
 }
 
@@ -213,8 +212,8 @@ void add_plan_command(CLI::App& app, int& exit_code) {
                 "gives up at its state cap")
       ->excludes("--baseline");
   cmd->add_option("--timeout", args->timeout_s,
-                  "With --optimal: stop after this many seconds with the best plan found so far (exit 0, "
-                  "'optimality not proved' on stderr), or exit 3 when none was found")
+                  "With --optimal: stop after this many seconds, or earlier at the state cap, with the best "
+                  "plan found so far (exit 0, 'optimality not proved' on stderr), or exit 3 when none was found")
       ->check(CLI::PositiveNumber)
       ->needs("--optimal");
   cmd->footer("Example: redist plan --mesh '{x:4, y:2}' 'f32[{x}16, {y}8]' 'f32[{y}16, {x}8]'");

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
@@ -33,7 +34,9 @@ struct OptimalOptions {
   int64_t max_states = 2'000'000;
   int64_t max_memory_bytes = int64_t{1} << 30;
   /// Wall-clock seconds after which the search returns the best plan found so far,
-  /// with `proved` false (or `no_plan` when it found none).
+  /// with `proved` false (or `no_plan` when it found none). With a timeout the search
+  /// is anytime: a cap above that stops it first also returns the best plan so far,
+  /// since the caller asked for an answer in bounded time, not for a proof.
   std::optional<double> timeout_s;
   /// Called about once a second while the search runs: (states expanded, states kept,
   /// best modeled time so far in us or a negative number when none yet).
@@ -47,6 +50,7 @@ struct OptimalPlan {
   int64_t expanded = 0;  // states expanded
   int64_t generated = 0; // distinct states generated
   bool proved = true;    // false when the timeout stopped the search: optimality not proved
+  std::string stopped;   // why the search stopped early ("" when proved)
 };
 
 /// The plan of least modeled time from `src` on `src_mesh` to `dst` on `dst_mesh` whose
@@ -54,9 +58,9 @@ struct OptimalPlan {
 /// (deterministic). Errors: `invalid` for inputs that do not validate or describe
 /// different arrays; `unsupported` for meshes with different axes or arrays of 2^62
 /// bytes or more; `no_plan` when no plan in the step set fits the budget, or the
-/// timeout passed before any plan was found; `runtime` when the search reached
-/// options.max_expanded or options.max_states without finishing ("stopped after ...",
-/// "stopped at its cap ...") or, as an internal error, when its plan fails to type or
+/// search stopped (timeout or cap) before any plan was found; `runtime` when, without a
+/// timeout, the search reached options.max_expanded or options.max_states without
+/// finishing ("stopped after ...", "stopped at its cap ...") or, as an internal error, when its plan fails to type or
 /// to price as the search did.
 Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, const DistType& src,
                                  const Mesh& dst_mesh, const DistType& dst, const OptimalOptions& options = {});
