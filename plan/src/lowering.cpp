@@ -29,6 +29,7 @@ namespace {
 /// The axes a step's groups run over; nullopt for a permute, which has no groups.
 struct GroupAxes {
   std::optional<std::vector<AxisRef>> operator()(const CollectivePermute&) const { return std::nullopt; }
+  std::optional<std::vector<AxisRef>> operator()(const AllToAll& op) const { return op.axes(); }
   template <class Op>
   std::optional<std::vector<AxisRef>> operator()(const Op& op) const {
     return op.axes;

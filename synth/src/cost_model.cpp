@@ -87,6 +87,7 @@ int64_t group_size_of(const Step& step) {
   return std::visit(
       [](const auto& s) -> int64_t {
         if constexpr (std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>) return 1;
+        else if constexpr (std::is_same_v<std::decay_t<decltype(s)>, AllToAll>) return product_of_sizes(s.axes());
         else return product_of_sizes(s.axes);
       },
       step.op);
@@ -140,7 +141,9 @@ std::vector<std::string> step_link_axes(const TypedState& before, const TypedSta
   std::vector<std::string> names;
   std::visit(
       [&](const auto& s) {
-        if constexpr (!std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>)
+        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, AllToAll>)
+          for (const auto& a : s.axes()) names.push_back(a.name);
+        else if constexpr (!std::is_same_v<std::decay_t<decltype(s)>, CollectivePermute>)
           for (const auto& a : s.axes) names.push_back(a.name);
       },
       step.op);
