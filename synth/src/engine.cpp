@@ -15,6 +15,7 @@
 
 #include "engine_moves.hpp"
 #include "in_place.hpp"
+#include "fuse_all_to_alls.hpp"
 #include "slice_orders.hpp"
 #include "split_by_class.hpp"
 #include "redist/plan/figures.hpp"
@@ -85,7 +86,11 @@ Step step_of(const Frame& frame, const Move& move, const State& to) {
   switch (move.kind) {
     case Move::Kind::slice: return Step(AllSlice{move.dim, refs_of(move.axes, frame.src_mesh)});
     case Move::Kind::gather: return Step(AllGather{move.dim, refs_of(move.axes, frame.src_mesh)});
-    case Move::Kind::all_to_all: return Step(AllToAll{move.dim, move.dst, refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::all_to_all: {
+      AllToAll a2a{move.dim, move.dst, refs_of(move.axes, frame.src_mesh)};
+      for (const auto& next : move.fused) a2a.moves.push_back({next.dim, next.dst, refs_of(next.axes, frame.src_mesh)});
+      return Step(std::move(a2a));
+    }
     case Move::Kind::reduce_scatter: return Step(ReduceScatter{move.dim, refs_of(move.axes, frame.src_mesh)});
     case Move::Kind::all_reduce: return Step(AllReduce{refs_of(move.axes, frame.src_mesh)});
     case Move::Kind::add_pending: return Step(AddPending{refs_of(move.axes, frame.src_mesh), frame.like.reduce_op});
@@ -165,7 +170,7 @@ double time_of(const CostModel& model, const Plan& plan, const std::vector<Typed
 
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
 /// first when `strict`) or rewritten form of one (its slices in another order, its
-/// gathers split by link class), priced step by step on its typed states; between plans
+/// consecutive all_to_alls fused, its gathers split by link class), priced step by step on its typed states; between plans
 /// of equal time, the one receiving fewer bytes over all devices once its permutes keep
 /// the most data in place. The result's plan is so repaired and re-priced (never
 /// dearer: in_place.hpp).
@@ -199,6 +204,7 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
   for (const auto& seed : seeds) {
     if (strict && !slices_first(seed)) continue;
     consider(&seed, std::nullopt);
+    if (auto fused = synth_detail::fused_all_to_alls(seed)) consider(&seed, std::move(fused));
     for (auto& reordered : synth_detail::reordered_slices(seed)) consider(&seed, std::move(reordered));
   }
   if (best && !(best->in_place() == best->plan())) best->time_us = time_of(model, best->in_place(), best->states);
