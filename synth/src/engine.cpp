@@ -257,6 +257,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   const int64_t budget = bound >= (BigInt(1) << 62) ? INT64_MAX : bound.convert_to<int64_t>();
   Frame frame = make_frame(model, src_mesh, src, dst_mesh, dst, budget);
   frame.slice_after_receive = limits.slice_after_receive;
+  frame.fused_all_to_alls = limits.fused_all_to_alls;
   if (seed) add_hints(*seed, frame);
 
   std::vector<Node> nodes;

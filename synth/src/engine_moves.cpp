@@ -143,7 +143,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
         const int64_t moved = local_bytes(frame, a2a.to);
         if (moved > frame.budget_bytes) continue;
         a2a.time_us = time_of(frame, CollectiveKind::all_to_all, suffix, std::max(bytes, moved));
-        if (!frame.padded) append_fused(frame, a2a, bytes, out);
+        if (!frame.padded && frame.fused_all_to_alls) append_fused(frame, a2a, bytes, out);
         out.push_back(std::move(a2a));
       }
     });
