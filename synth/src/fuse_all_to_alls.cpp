@@ -3,6 +3,8 @@
 
 #include "fuse_all_to_alls.hpp"
 
+#include <algorithm>
+
 #include "redist/plan/typing.hpp"
 
 namespace redist::synth_detail {
@@ -15,6 +17,10 @@ bool plain_all_to_all(const Step& step) { return std::holds_alternative<AllToAll
 }  // namespace
 
 std::optional<Plan> fused_all_to_alls(const Plan& plan) {
+  const auto pair = std::adjacent_find(plan.steps.begin(), plan.steps.end(), [](const Step& a, const Step& b) {
+    return plain_all_to_all(a) && plain_all_to_all(b);
+  });
+  if (pair == plan.steps.end()) return std::nullopt;  // most seeds: typed only when two could merge
   auto states = type_plan(plan);
   if (!states) return std::nullopt;
   Plan out = plan;
@@ -29,6 +35,7 @@ std::optional<Plan> fused_all_to_alls(const Plan& plan) {
       auto& moves = std::get<AllToAll>(wider.op).moves;
       const auto& more = std::get<AllToAll>(plan.steps[next].op).moves;
       moves.insert(moves.end(), more.begin(), more.end());
+      if (moves.size() > kMaxFusedMoves) break;
       if (!apply_step(before, wider)) break;
       step = std::move(wider);
       ++next;

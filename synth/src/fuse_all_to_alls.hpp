@@ -13,9 +13,13 @@
 
 namespace redist::synth_detail {
 
+/// Moves of one fused all_to_all the engine builds: two, as its successors have
+/// (engine_moves.hpp), so that the optimal search's step set holds every default plan.
+inline constexpr std::size_t kMaxFusedMoves = 2;
+
 /// Returns `plan` with each run of consecutive all_to_alls (without explicit groups)
-/// merged, from its first step on, as far as one fused all_to_all types; nullopt when
-/// no two merge or `plan` does not type-check.
+/// merged, from its first step on, as far as one fused all_to_all of at most
+/// kMaxFusedMoves moves types; nullopt when no two merge or `plan` does not type-check.
 std::optional<Plan> fused_all_to_alls(const Plan& plan);
 
 }  // namespace redist::synth_detail

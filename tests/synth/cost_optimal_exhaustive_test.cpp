@@ -104,16 +104,18 @@ struct Oracle {
       }
     }
     // Fused all_to_alls: every ordered pair of the all_to_alls above as one step (the
-    // typing rule keeps those one exchange can do).
+    // typing rule keeps those one exchange can do), the first one valid on `t` alone.
+    const TypedState before{mesh, t};
     std::vector<AllToAllMove> singles;
     for (const auto& step : steps)
       if (const auto* a2a = std::get_if<AllToAll>(&step.op)) singles.push_back(a2a->moves[0]);
-    for (const auto& a : singles)
+    for (const auto& a : singles) {
+      if (!apply_step(before, Step(AllToAll{a.src_dim, a.dst_dim, a.axes}))) continue;
       for (const auto& b : singles)
         if (a.src_dim != b.dst_dim && b.src_dim != a.dst_dim && !(a == b))
           steps.emplace_back(AllToAll{std::vector<AllToAllMove>{a, b}});
+    }
     std::vector<Move> out;
-    const TypedState before{mesh, t};
     for (const auto& step : steps) {
       auto next = apply_step(before, step);
       if (!next || !admits(next->type) || local_bytes(next->type) > budget) continue;
