@@ -144,7 +144,7 @@ void canonicalize(State& s) {
 /// modeled time.
 struct Seed {
   const Plan* given = nullptr;
-  std::optional<Plan> rewritten;  // the seed with its slices reordered or gathers split by link class
+  std::optional<Plan> rewritten;  // the seed with its slices reordered, all_to_alls fused or gathers split by link class
   std::optional<Plan> kept;       // the plan with its permutes' pairs keeping the most data in place
   std::vector<TypedState> states;
   double time_us = 0;
@@ -170,8 +170,8 @@ double time_of(const CostModel& model, const Plan& plan, const std::vector<Typed
 
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
 /// first when `strict`) or rewritten form of one (its slices in another order, its
-/// consecutive all_to_alls fused, its gathers split by link class), priced step by step on its typed states; between plans
-/// of equal time, the one receiving fewer bytes over all devices once its permutes keep
+/// consecutive all_to_alls fused, its gathers split by link class), priced step by step
+/// on its typed states; between plans of equal time, the one receiving fewer bytes over all devices once its permutes keep
 /// the most data in place. The result's plan is so repaired and re-priced (never
 /// dearer: in_place.hpp).
 std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& seeds, const BigInt& bound,
