@@ -23,6 +23,7 @@ int64_t group_size_of(const Step& step) {
       [](const auto& op) -> int64_t {
         using Op = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer>) return 2;
+        else if constexpr (std::is_same_v<Op, AllToAll>) return product_of_sizes(op.axes());
         else return product_of_sizes(op.axes);
       },
       step.op);
@@ -37,11 +38,12 @@ std::optional<DevicePairs> pairs_of(const TypedState& before, const TypedState& 
 }
 
 /// Bytes of the chunk an all_to_all from `before` to `after` sends each member: the
-/// buffer before with its split dim cut to the split dim's local size after (a padded
-/// split dim is padded to whole chunks, so g chunks may exceed the buffer).
-BigInt all_to_all_chunk_bytes(const DistType& before, const DistType& after, int split_dim) {
+/// buffer before with its split dims cut to their local sizes after (a padded split dim
+/// is padded to whole chunks, so g chunks may exceed the buffer).
+BigInt all_to_all_chunk_bytes(const DistType& before, const DistType& after, const AllToAll& a2a) {
   std::vector<int64_t> shape = local_shape(before);
-  shape[static_cast<std::size_t>(split_dim)] = local_shape(after)[static_cast<std::size_t>(split_dim)];
+  for (const auto& m : a2a.moves)
+    shape[static_cast<std::size_t>(m.dst_dim)] = local_shape(after)[static_cast<std::size_t>(m.dst_dim)];
   BigInt bytes = elem_bytes(before.elem);
   for (int64_t extent : shape) bytes *= extent;
   return bytes;
@@ -54,7 +56,7 @@ BigInt uniform_bytes(const TypedState& before, const TypedState& after, const St
   const BigInt bytes = local_bytes(before.type);
   if (std::holds_alternative<AllGather>(step.op)) return bytes * (g - 1);
   if (const auto* a2a = std::get_if<AllToAll>(&step.op))
-    return all_to_all_chunk_bytes(before.type, after.type, a2a->dst_dim) * (g - 1);
+    return all_to_all_chunk_bytes(before.type, after.type, *a2a) * (g - 1);
   if (std::holds_alternative<ReduceScatter>(step.op)) return bytes * (g - 1) / g;
   if (std::holds_alternative<AllReduce>(step.op)) return (bytes * 2 * (g - 1) + g - 1) / g;
   if (std::holds_alternative<CollectivePermute>(step.op)) return bytes;

@@ -31,6 +31,7 @@ namespace {
 struct GroupAxes {
   std::optional<std::vector<AxisRef>> operator()(const CollectivePermute&) const { return std::nullopt; }
   std::optional<std::vector<AxisRef>> operator()(const Transfer&) const { return std::nullopt; }
+  std::optional<std::vector<AxisRef>> operator()(const AllToAll& op) const { return op.axes(); }
   template <class Op>
   std::optional<std::vector<AxisRef>> operator()(const Op& op) const {
     return op.axes;

@@ -21,4 +21,10 @@ struct StepNamer {
 
 std::string_view step_name(const StepOp& op) { return std::visit(StepNamer{}, op); }
 
+std::vector<AxisRef> AllToAll::axes() const {
+  std::vector<AxisRef> out;
+  for (const auto& m : moves) out.insert(out.end(), m.axes.begin(), m.axes.end());
+  return out;
+}
+
 }  // namespace redist

@@ -41,6 +41,7 @@ struct StepFields {
   std::optional<DeviceGroups> groups;
   std::optional<DevicePairs> pairs;
   std::optional<TransferTable> sends;
+  std::vector<AllToAllMove> moves;  // an all_to_all's moves before the last (`;`-separated)
 
   /// True when the key `key` has a value.
   bool has(std::string_view key) const {
@@ -333,7 +334,10 @@ StepOp make_op(std::string_view name, StepFields& f) {
   auto as_int = [](const std::optional<int64_t>& v) { return static_cast<int>(*v); };
   if (name == "all_slice") return AllSlice{as_int(f.dim), std::move(*f.axes)};
   if (name == "all_gather") return AllGather{as_int(f.dim), std::move(*f.axes)};
-  if (name == "all_to_all") return AllToAll{as_int(f.src), as_int(f.dst), std::move(*f.axes)};
+  if (name == "all_to_all") {
+    f.moves.push_back({as_int(f.src), as_int(f.dst), std::move(*f.axes)});
+    return AllToAll{std::move(f.moves)};
+  }
   if (name == "collective_permute") return CollectivePermute{std::move(*f.to), std::move(f.mesh)};
   if (name == "reduce_scatter") return ReduceScatter{as_int(f.dim), std::move(*f.axes)};
   if (name == "add_pending") return AddPending{std::move(*f.axes), *f.op};
@@ -362,8 +366,20 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
 
   if (auto s = p.expect('('); !s) return s.error();
   StepFields fields;
+  // Ok after an all_to_all's `;`: the move so far is complete and the next one starts.
+  auto next_move = [&]() -> Status {
+    for (auto k : kind->keys)
+      if (!fields.has(k))
+        return p.error(p.pos() - 1, "move " + std::to_string(fields.moves.size() + 1) + " of the all_to_all is missing the key " +
+                                        std::string(k) + "=");
+    fields.moves.push_back({static_cast<int>(*fields.src), static_cast<int>(*fields.dst), std::move(*fields.axes)});
+    fields.src.reset();
+    fields.dst.reset();
+    fields.axes.reset();
+    return Ok{};
+  };
   if (!p.consume(')')) {
-    do {
+    for (bool more = true; more;) {
       p.at_end();
       const std::size_t key_pos = p.pos();
       const std::string_view key = p.identifier();
@@ -380,7 +396,11 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
       const bool on_new_mesh = kind->name == "transfer" && key == "to";
       if (on_new_mesh && !fields.mesh) return p.error(key_pos, "transfer takes mesh= before to= (the type is on that mesh)");
       if (auto s = parse_value(p, key, on_new_mesh ? *fields.mesh : mesh, fields); !s) return s.error();
-    } while (p.consume(','));
+      if (p.consume(',')) continue;
+      more = kind->name == "all_to_all" && p.consume(';');
+      if (more)
+        if (auto s = next_move(); !s) return s.error();
+    }
     if (auto s = p.expect(')'); !s) return s.error();
   }
   const std::size_t close = p.pos() - 1;
@@ -450,7 +470,11 @@ struct OpFields {
   std::string operator()(const AllSlice& s) const { return dim_axes(s.dim, s.axes); }
   std::string operator()(const AllGather& s) const { return dim_axes(s.dim, s.axes); }
   std::string operator()(const AllToAll& s) const {
-    return "src=" + std::to_string(s.src_dim) + ", dst=" + std::to_string(s.dst_dim) + ", axes=" + axes_text(s.axes);
+    std::string out;
+    for (const auto& m : s.moves)
+      out += (out.empty() ? "" : "; ") + ("src=" + std::to_string(m.src_dim) + ", dst=" + std::to_string(m.dst_dim) +
+                                          ", axes=" + axes_text(m.axes));
+    return out;
   }
   std::string operator()(const CollectivePermute& s) const {
     return "to=" + to_string(s.to) + (s.to_mesh ? ", mesh=" + to_string(*s.to_mesh) : "");

@@ -171,28 +171,38 @@ class StepTyper {
     if (auto st = check_dim(type_, s.dim, "dim"); !st) return st.error();
     if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
     auto rest = strip_suffix(type_.dims[s.dim].axes, s.axes, AxisSizer{mesh_});
-    if (!rest) return not_suffix(s.axes, s.dim);
+    if (!rest) return not_suffix(s.axes, s.dim, type_);
     DistType t = type_;
     t.dims[s.dim].axes = std::move(*rest);
     if (auto st = check_nests(t.dims[s.dim], type_.dims[s.dim], s.dim, "its gather"); !st) return st.error();
     return finish(mesh_, std::move(t));
   }
 
+  // The moves in order, each typed like a single all_to_all on the type the earlier
+  // ones leave; a fused step (several moves) is one exchange, so its moves use
+  // disjoint axes, no dim is both a source and a destination, and its dims are unpadded.
   Result<TypedState> operator()(const AllToAll& s) const {
-    if (auto st = check_dim(type_, s.src_dim, "src dim"); !st) return st.error();
-    if (auto st = check_dim(type_, s.dst_dim, "dst dim"); !st) return st.error();
-    if (s.src_dim == s.dst_dim) return invalid_error("src and dst are both dim " + num(s.src_dim));
-    if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
-    auto rest = strip_suffix(type_.dims[s.src_dim].axes, s.axes, AxisSizer{mesh_});
-    if (!rest) return not_suffix(s.axes, s.src_dim);
+    if (s.moves.empty()) return invalid_error("the all_to_all names no moves");
     DistType t = type_;
-    t.dims[s.src_dim].axes = std::move(*rest);
-    auto& dst = t.dims[s.dst_dim].axes;
-    dst.insert(dst.end(), s.axes.begin(), s.axes.end());
-    if (auto st = check_nests(t.dims[s.src_dim], type_.dims[s.src_dim], s.src_dim, "its gather"); !st)
-      return st.error();
-    if (auto st = check_nests(type_.dims[s.dst_dim], t.dims[s.dst_dim], s.dst_dim, "its split"); !st)
-      return st.error();
+    for (std::size_t k = 0; k < s.moves.size(); ++k) {
+      auto st = move(t, s.moves[k]);
+      if (!st) return s.moves.size() == 1 ? st.error() : prefixed(st.error(), "move " + num(int64_t(k + 1)) + ": ");
+    }
+    if (s.moves.size() > 1) {
+      if (auto st = check_distinct(s.axes()); !st) return st.error();
+      for (const auto& a : s.moves)
+        for (const auto& b : s.moves)
+          if (a.src_dim == b.dst_dim)
+            return invalid_error("dim " + num(a.src_dim) +
+                                 " is both a source and a destination of the fused all_to_all; its moves go from "
+                                 "source dims to other destination dims");
+      for (const auto& m : s.moves)
+        for (int dim : {m.src_dim, m.dst_dim})
+          for (const DistType* u : std::initializer_list<const DistType*>{&type_, &t})
+            if (const Dim& d = u->dims[dim]; d.global % tile_count(d) != 0)
+              return unsupported_error("a fused all_to_all moves unpadded dims only; dim " + num(dim) + " is padded (global " +
+                                       num(d.global) + " over " + num(tile_count(d)) + " tiles)");
+    }
     return finish(mesh_, std::move(t));
   }
 
@@ -288,9 +298,26 @@ class StepTyper {
   }
 
  private:
-  Error not_suffix(const Axes& axes, int dim) const {
+  /// Returns the error that `axes` are no suffix of dim `dim` of `t`.
+  static Error not_suffix(const Axes& axes, int dim, const DistType& t) {
     return invalid_error("axes " + text(axes) + " are not a suffix of dim " + num(dim) + " tiled " +
-                         text(type_.dims[dim].axes));
+                         text(t.dims[dim].axes));
+  }
+
+  /// Applies the all_to_all move `m` to `t` (not canonicalized); Ok or the reason it is ill-typed.
+  Status move(DistType& t, const AllToAllMove& m) const {
+    if (auto st = check_dim(t, m.src_dim, "src dim"); !st) return st;
+    if (auto st = check_dim(t, m.dst_dim, "dst dim"); !st) return st;
+    if (m.src_dim == m.dst_dim) return invalid_error("src and dst are both dim " + num(m.src_dim));
+    if (auto st = check_refs(mesh_, m.axes); !st) return st;
+    auto rest = strip_suffix(t.dims[m.src_dim].axes, m.axes, AxisSizer{mesh_});
+    if (!rest) return not_suffix(m.axes, m.src_dim, t);
+    const DistType before = t;
+    t.dims[m.src_dim].axes = std::move(*rest);
+    auto& dst = t.dims[m.dst_dim].axes;
+    dst.insert(dst.end(), m.axes.begin(), m.axes.end());
+    if (auto st = check_nests(t.dims[m.src_dim], before.dims[m.src_dim], m.src_dim, "its gather"); !st) return st;
+    return check_nests(before.dims[m.dst_dim], t.dims[m.dst_dim], m.dst_dim, "its split");
   }
 
   /// The state on `mesh` with `type` in canonical form (no reduction: op sum).

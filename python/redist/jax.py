@@ -186,6 +186,36 @@ def _member_index(names: tuple[str, ...], sizes: dict[str, int]):
     return index
 
 
+def _fused_all_to_all(x, parts: Sequence[tuple[int, int, int]], names: tuple[str, ...]):
+    """A fused all_to_all (parts (split dim, concat dim, members), part 0 the most
+    significant digit of the member index over `names`) as ONE lax.all_to_all, as the
+    HLO backend emits it (docs/hlo.md): each split dim reshaped into its parts' chunk
+    digits, the digits moved to the front and merged into one dim of chunks, exchanged,
+    and each sender digit moved to the major end of its concat dim (last part most
+    significant)."""
+    shape, rank = x.shape, x.ndim
+    expanded, digit_at, rest_at = [], [0] * len(parts), []
+    for d in range(rank):
+        rest = shape[d]
+        for k, (split, _, size) in enumerate(parts):
+            if split == d:
+                digit_at[k] = len(expanded)
+                expanded.append(size)
+                rest //= size
+        rest_at.append(len(expanded))
+        expanded.append(rest)
+    y = jnp.transpose(x.reshape(expanded), digit_at + rest_at)
+    rests = [expanded[i] for i in rest_at]
+    y = lax.all_to_all(y.reshape([int(np.prod([p[2] for p in parts]))] + rests), names, 0, 0, tiled=True)
+    y = y.reshape([p[2] for p in parts] + rests)
+    back, after = [], list(rests)
+    for d in range(rank):
+        back += [k for k in reversed(range(len(parts))) if parts[k][1] == d]
+        back.append(len(parts) + d)
+        after[d] *= int(np.prod([p[2] for p in parts if p[1] == d]))
+    return jnp.transpose(y, back).reshape(after)
+
+
 def _step_fn(step: LoweredStep, factors: _Factors) -> Callable:
     """The step as a function of the local block inside shard_map."""
     sizes = dict(zip(factors.names, factors.shape))
@@ -206,6 +236,8 @@ def _step_fn(step: LoweredStep, factors: _Factors) -> Callable:
         return lambda x: lax.dynamic_slice_in_dim(x, _member_index(names, sizes) * chunk, chunk, axis=dim)
     if kind == "all_gather":
         return lambda x: lax.all_gather(x, names, axis=step.dim, tiled=True)
+    if kind == "all_to_all" and len(step.parts) > 1:
+        return lambda x: _fused_all_to_all(x, step.parts, names)
     if kind == "all_to_all":
         split, concat = step.split_dim, step.concat_dim
         return lambda x: lax.all_to_all(x, names, split, concat, tiled=True)

@@ -64,12 +64,21 @@ void bind_lowered(nb::module_& m) {
           }, "Sliced, gathered or scattered dim; else None.")
       .def_prop_ro("split_dim", [](const LoweredStep& s) {
             auto* a = std::get_if<LoweredAllToAll>(&s.op);
-            return maybe_int(a != nullptr, a ? a->split_dim : 0);
-          })
+            const bool one = a != nullptr && a->parts.size() == 1;
+            return maybe_int(one, one ? a->parts[0].split_dim : 0);
+          }, "Split dim of an all_to_all of one part; else None.")
       .def_prop_ro("concat_dim", [](const LoweredStep& s) {
             auto* a = std::get_if<LoweredAllToAll>(&s.op);
-            return maybe_int(a != nullptr, a ? a->concat_dim : 0);
-          })
+            const bool one = a != nullptr && a->parts.size() == 1;
+            return maybe_int(one, one ? a->parts[0].concat_dim : 0);
+          }, "Concat dim of an all_to_all of one part; else None.")
+      .def_prop_ro("parts", [](const LoweredStep& s) -> nb::object {
+            auto* a = std::get_if<LoweredAllToAll>(&s.op);
+            if (!a) return nb::none();
+            nb::list parts;
+            for (const auto& p : a->parts) parts.append(nb::make_tuple(p.split_dim, p.concat_dim, p.size));
+            return parts;
+          }, "An all_to_all's (split dim, concat dim, members) per part, part 0 most significant; else None.")
       .def_prop_ro("chunk", [](const LoweredStep& s) {
             auto* a = std::get_if<LoweredSlice>(&s.op);
             return maybe_int(a != nullptr, a ? a->chunk : 0);

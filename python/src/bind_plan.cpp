@@ -52,6 +52,7 @@ nb::object step_axes(const Step& s) {
   return field(s, [](const auto& op) -> nb::object {
     using Op = std::decay_t<decltype(op)>;
     if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer>) return nb::none();
+    else if constexpr (std::is_same_v<Op, AllToAll>) return nb::cast(op.axes());
     else return nb::cast(op.axes);
   });
 }
@@ -76,12 +77,19 @@ void bind_plan(nb::module_& m) {
       .def_prop_ro("dim", &step_dim, "The dim of a slice, gather or reduce-scatter; else None.")
       .def_prop_ro("src_dim", [](const Step& s) {
             auto* a = std::get_if<AllToAll>(&s.op);
-            return a ? nb::int_(a->src_dim) : nb::object(nb::none());
-          })
+            return a && a->moves.size() == 1 ? nb::int_(a->moves[0].src_dim) : nb::object(nb::none());
+          }, "Source dim of an all_to_all of one move; else None.")
       .def_prop_ro("dst_dim", [](const Step& s) {
             auto* a = std::get_if<AllToAll>(&s.op);
-            return a ? nb::int_(a->dst_dim) : nb::object(nb::none());
-          })
+            return a && a->moves.size() == 1 ? nb::int_(a->moves[0].dst_dim) : nb::object(nb::none());
+          }, "Destination dim of an all_to_all of one move; else None.")
+      .def_prop_ro("moves", [](const Step& s) -> nb::object {
+            auto* a = std::get_if<AllToAll>(&s.op);
+            if (!a) return nb::none();
+            nb::list moves;
+            for (const auto& m : a->moves) moves.append(nb::make_tuple(m.src_dim, m.dst_dim, nb::cast(m.axes)));
+            return moves;
+          }, "An all_to_all's (src dim, dst dim, axes) per move; else None.")
       .def_prop_ro("axes", &step_axes, "The step's axes; None for a permute or a transfer.")
       .def_prop_ro("to", [](const Step& s) {
             if (auto* t = std::get_if<Transfer>(&s.op)) return nb::cast(t->to);

@@ -90,6 +90,36 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
   }
 }
 
+/// Appends the fused all_to_alls of two moves from `s`: `first` (an all_to_all edge of
+/// `s`), then a move of a suffix of another dim (a later source dim, or the same target
+/// for the order to matter) or of what `first` leaves of its source dim, never out of
+/// `first`'s target nor into its source. Unpadded problems only (the typing rule).
+void append_fused(const Frame& frame, const Edge& first, int64_t bytes, std::vector<Edge>& out) {
+  const State& mid = first.to;
+  const auto src = static_cast<std::size_t>(first.move.dim), dst = static_cast<std::size_t>(first.move.dst);
+  for (std::size_t d = 0; d < mid.dims.size(); ++d) {
+    if (d == dst || mid.dims[d].empty()) continue;
+    for_each_suffix(mid.dims[d], [&](const Factors& rest, const Factors& suffix) {
+      for (std::size_t d2 = 0; d2 < mid.dims.size(); ++d2) {
+        // Moves of two source dims into two target dims give one state in either
+        // order: only the lower source dim first.
+        if (d2 == d || d2 == src || (d != src && d < src && d2 != dst)) continue;
+        if (frame.globals[d2] % (product(mid.dims[d2]) * product(suffix)) != 0) continue;
+        Edge e = first;
+        e.move.fused.push_back({static_cast<int>(d), static_cast<int>(d2), suffix});
+        e.to.dims[d] = rest;
+        e.to.dims[d2].insert(e.to.dims[d2].end(), suffix.begin(), suffix.end());
+        merge(e.to.dims[d2]);
+        if (local_bytes(frame, e.to) > frame.budget_bytes) continue;
+        Factors all = first.move.axes;
+        all.insert(all.end(), suffix.begin(), suffix.end());
+        e.time_us = time_of(frame, CollectiveKind::all_to_all, all, std::max(bytes, local_bytes(frame, e.to)));
+        out.push_back(std::move(e));
+      }
+    });
+  }
+}
+
 void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     if (s.dims[d].empty()) continue;
@@ -113,6 +143,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
         const int64_t moved = local_bytes(frame, a2a.to);
         if (moved > frame.budget_bytes) continue;
         a2a.time_us = time_of(frame, CollectiveKind::all_to_all, suffix, std::max(bytes, moved));
+        if (!frame.padded && frame.fused_all_to_alls) append_fused(frame, a2a, bytes, out);
         out.push_back(std::move(a2a));
       }
     });

@@ -70,7 +70,12 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   limits.max_expanded = options.max_expanded;
   auto found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
   if (!found) return found.error();
+  // The fallbacks look for any plan without fused all_to_alls (engine.hpp), then offer
+  // the plan found as the one seed of an unexpanded run, which fuses its all_to_alls
+  // where the model prices that lower.
   limits.max_expanded = std::max(options.max_expanded, kFallbackExpansions);
+  limits.fused_all_to_alls = false;
+  const bool fallback = !found->plan;
   if (!found->plan && !found->stopped.empty()) {
     found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {}, limits);
     if (!found) return found.error();
@@ -81,6 +86,12 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
     limits.slice_after_receive = true;
     found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
     if (!found) return found.error();
+  }
+  if (fallback && found->plan) {
+    limits.max_expanded = 0;
+    auto fused = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*found->plan}, limits);
+    if (!fused) return fused.error();
+    if (fused->plan) found = std::move(fused);
   }
   if (!found->plan)
     if (auto e = synth_detail::padding_error(src, dst, bound)) return *e;

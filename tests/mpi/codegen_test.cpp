@@ -192,6 +192,13 @@ TEST(EmittedProgram, ReductionsAndDeviceOrders) {
   expect_ok(emit_compile_run(plan, "reductions_and_orders"), 8);
 }
 
+TEST(EmittedProgram, FusedAllToAll) {
+  const Plan plan = plan_of(
+      "mesh {x:2, y:2, z:2}\nsource f32[{x}4, {y}2, {z}6, 8]\n"
+      "all_to_all(src=0, dst=3, axes={x}; src=1, dst=3, axes={y}; src=2, dst=3, axes={z})\n");
+  expect_ok(emit_compile_run(plan, "fused_all_to_all"), 8);
+}
+
 TEST(EmittedProgram, PaddedGathers) {
   expect_ok(emit_compile_run(plan_of("mesh {x:2, y:2}\nsource f32[{x,y}5, 3]\nall_gather(dim=0, axes={x,y})\n"),
                              "nested_uneven_gather"),

@@ -52,6 +52,29 @@ TEST(MpiRuntime8, AllToAllOverSubAxis) {
   expect_exact("mesh {x:4, y:2}\nsource f32[{x}16, {y}8]\nall_to_all(src=0, dst=1, axes={x:(2)2})\n");
 }
 
+TEST(MpiRuntime8, FusedAllToAllsAreOneExchange) {
+  REQUIRE_RANKS(8);
+  // Two source dims into one, independent pairs of dims, one source dim into two (on a
+  // reversed device order), three moves: one MPI_Alltoall over the combined group each.
+  expect_exact("mesh {x:2, y:4}\nsource f32[{x}4, {y}8, 16]\nall_to_all(src=0, dst=2, axes={x}; src=1, dst=2, axes={y})\n");
+  expect_exact("mesh {x:2, y:2, z:2}\nsource s64[{x}4, 6, {y,z}8, 2]\n"
+               "all_to_all(src=0, dst=1, axes={x}; src=2, dst=3, axes={z})\n");
+  expect_exact("mesh {x:4, y:2} devices=[7,6,5,4,3,2,1,0]\nsource f32[{x,y}16, 4, 6]\n"
+               "all_to_all(src=0, dst=1, axes={y}; src=0, dst=2, axes={x:(2)2})\n");
+  expect_exact("mesh {x:2, y:2, z:2}\nsource s64[{x}4, {y}2, {z}6, 8]\n"
+               "all_to_all(src=0, dst=3, axes={x}; src=1, dst=3, axes={y}; src=2, dst=3, axes={z})\n");
+  expect_exact("mesh {x:2, y:2, z:2}\nsource s64[8, {x}4, {y}2, {z}6]\n"
+               "all_to_all(src=1, dst=0, axes={x}; src=2, dst=0, axes={y}; src=3, dst=0, axes={z})\n");
+}
+
+TEST(MpiRuntime8, AFusedAllToAllWithAWrongMemberOrderGivesWrongData) {
+  REQUIRE_RANKS(8);
+  // The group over {x,y} of 4 members in y-major order: each move reads the other's digit.
+  const Plan plan = plan_of("mesh {x:2, y:2, z:2}\nsource s64[{x}4, {y}4, 8]\n"
+                            "all_to_all(src=0, dst=2, axes={x}; src=1, dst=2, axes={y}, groups=[[0,4,2,6],[1,5,3,7]])\n");
+  EXPECT_NE(run_and_compare(plan), "");
+}
+
 TEST(MpiRuntime8, AllGatherOnEveryDim) {
   REQUIRE_RANKS(8);
   expect_exact("mesh {x:4, y:2}\nsource f32[3, {x,y}16, 5]\nall_gather(dim=1, axes={y})\nall_gather(dim=1, axes={x})\n");

@@ -2,7 +2,8 @@
 // with the search but the public typing rules and cost model: it enumerates every
 // valid type of the array (the universe), tries every step on every type with
 // apply_step (slices of any axis or sub-axis, gathers and all_to_alls of any one to three
-// references or of any suffix of a dim's tiling, one permute to ANY type with the same tile counts), and relaxes costs to
+// references or of any suffix of a dim's tiling, fused all_to_alls of any two of those,
+// one permute to ANY type with the same tile counts), and relaxes costs to
 // a fixed point. Like the search it slices only before anything is received (a slice
 // after that would drop received elements: G3a), and only when no such plan exists does
 // it allow slices after receiving (a fully used mesh whose order must change). The
@@ -102,8 +103,19 @@ struct Oracle {
           if (d2 != d) steps.emplace_back(AllToAll{di, static_cast<int>(d2), s});
       }
     }
-    std::vector<Move> out;
+    // Fused all_to_alls: every ordered pair of the all_to_alls above as one step (the
+    // typing rule keeps those one exchange can do), the first one valid on `t` alone.
     const TypedState before{mesh, t};
+    std::vector<AllToAllMove> singles;
+    for (const auto& step : steps)
+      if (const auto* a2a = std::get_if<AllToAll>(&step.op)) singles.push_back(a2a->moves[0]);
+    for (const auto& a : singles) {
+      if (!apply_step(before, Step(AllToAll{a.src_dim, a.dst_dim, a.axes}))) continue;
+      for (const auto& b : singles)
+        if (a.src_dim != b.dst_dim && b.src_dim != a.dst_dim && !(a == b))
+          steps.emplace_back(AllToAll{std::vector<AllToAllMove>{a, b}});
+    }
+    std::vector<Move> out;
     for (const auto& step : steps) {
       auto next = apply_step(before, step);
       if (!next || !admits(next->type) || local_bytes(next->type) > budget) continue;

@@ -61,12 +61,33 @@ inline std::vector<StepOp> candidate_ops(const TypedState& state) {
   const DistType& t = state.type;
   const int rank = static_cast<int>(t.rank());
   std::vector<StepOp> ops;
+  std::vector<AllToAllMove> moves;
   for (int d = 0; d < rank; ++d)
     for (const auto& s : suffixes(state.mesh, t.dims[d].axes)) {
       ops.push_back(AllGather{d, s});
       for (int dst = 0; dst < rank; ++dst)
-        if (dst != d) ops.push_back(AllToAll{d, dst, s});
+        if (dst != d) {
+          ops.push_back(AllToAll{d, dst, s});
+          moves.push_back({d, dst, s});
+        }
     }
+  // Fused all_to_alls: a move, then a move of what it leaves (another source dim, or the
+  // rest of the same one), no more of them than single moves; the first also with a third.
+  std::size_t fused = 0;
+  for (const auto& first : moves) {
+    auto mid = apply_step(state, Step{AllToAll{first.src_dim, first.dst_dim, first.axes}});
+    if (!mid) continue;
+    std::vector<AllToAllMove> seconds;
+    for (int d = 0; d < rank; ++d)
+      for (const auto& s : suffixes(state.mesh, mid->type.dims[d].axes))
+        for (int dst = 0; dst < rank; ++dst)
+          if (dst != d && d != first.dst_dim && dst != first.src_dim) seconds.push_back({d, dst, s});
+    for (std::size_t j = 0; j < seconds.size() && fused < moves.size(); ++j, ++fused) {
+      ops.push_back(AllToAll{std::vector<AllToAllMove>{first, seconds[j]}});
+      if (fused == 0 && j + 1 < seconds.size())
+        ops.push_back(AllToAll{std::vector<AllToAllMove>{first, seconds[j], seconds[j + 1]}});
+    }
+  }
   const auto unused = unused_pieces(state.mesh, t);
   for (const auto& p : unused)
     for (int d = 0; d < rank; ++d) ops.push_back(AllSlice{d, {p}});
@@ -114,7 +135,14 @@ inline rc::Gen<Plan> gen_plan(int max_steps = 6) {
         if (auto next = apply_step(state, step)) valid.emplace_back(std::move(step), std::move(*next));
       }
       if (valid.empty()) break;
-      auto [step, next] = valid[*rc::gen::inRange<std::size_t>(0, valid.size())];
+      // A third of the time a fused all_to_all where one applies (they are few).
+      std::vector<std::size_t> fused;
+      for (std::size_t v = 0; v < valid.size(); ++v)
+        if (const auto* a2a = std::get_if<AllToAll>(&valid[v].first.op); a2a && a2a->moves.size() > 1) fused.push_back(v);
+      const std::size_t pick = !fused.empty() && *rc::gen::inRange(0, 3) == 0
+                                   ? fused[*rc::gen::inRange<std::size_t>(0, fused.size())]
+                                   : *rc::gen::inRange<std::size_t>(0, valid.size());
+      auto [step, next] = valid[pick];
       if (*rc::gen::inRange(0, 4) == 0) {
         if (std::holds_alternative<CollectivePermute>(step.op)) step.pairs = permute_pairs(state, next);
         else step.groups = step_groups(state, step);

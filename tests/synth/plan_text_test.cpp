@@ -144,6 +144,10 @@ TEST(SynthRoundTrip, ExamplePlans) {
            "mesh {x:4, z:2}\nsource s8[16, 8] sum{z}\nreduce_scatter(dim=0, axes={z})\nall_slice(dim=1, axes={x:(1)2})\n"
            "all_slice(dim=1, axes={x:(2)2})\n",
            "mesh {x:4, z:2}\nsource f64[16, 8] min{z, x}\nall_reduce(axes={x, z}, groups=[])\n",
+           "mesh {x:2, y:2}\nsource f32[{x}8, {y}8, 8]\nall_to_all(src=0, dst=2, axes={x}; src=1, dst=2, axes={y})\n"
+           "target f32[8, 8, {x,y}8]\n",
+           "mesh {x:2, y:2}\nsource f32[{x}8, {y}8, 8]\nall_to_all(src=0, dst=2, axes={x}; src=1, dst=2, axes={y}, "
+           "groups=[[0,2,1,3]])\n",
        }) {
     auto plan = parse_plan(text);
     ASSERT_TRUE(plan.ok()) << text << plan.error().to_string();
@@ -171,6 +175,18 @@ TEST(SynthParseErrors, MissingKey) {
   expect_parse_error(text, 3, ")\n", "all_gather is missing the key dim=");
   expect_parse_error(std::string(kHeader) + "all_to_all(src=0, axes={x})\n", 3, ")\n", "all_to_all is missing the key dst=");
   expect_parse_error(std::string(kHeader) + "collective_permute()\n", 3, ")\n", "collective_permute is missing the key to=");
+  expect_parse_error(std::string(kHeader) + "all_to_all(src=0, axes={x}; src=1, dst=0, axes={y})\n", 3,
+                     "; src=1", "move 1 of the all_to_all is missing the key dst=");
+  expect_parse_error(std::string(kHeader) + "all_to_all(src=0, dst=1, axes={x}; src=1, dst=0)\n", 3, ")\n",
+                     "all_to_all is missing the key axes=");
+  expect_parse_error(std::string(kHeader) + "all_to_all(src=0, dst=1, axes={x}; src=1, src=0)\n", 3, "src=0)",
+                     "key 'src' given twice");
+  expect_parse_error(std::string(kHeader) + "all_gather(dim=0; axes={x})\n", 3, "; axes", "expected ')'");
+}
+
+TEST(SynthPrintStep, WritesAFusedAllToAllMoveByMove) {
+  const Step step{AllToAll{std::vector<AllToAllMove>{{0, 2, {whole("x", 4)}}, {1, 2, {whole("y", 2)}}}}, {}, {}};
+  EXPECT_EQ(to_string(step), "all_to_all(src=0, dst=2, axes={x}; src=1, dst=2, axes={y})");
 }
 
 TEST(SynthParseErrors, UnknownOrRepeatedKey) {

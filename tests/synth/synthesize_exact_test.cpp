@@ -21,9 +21,9 @@ std::vector<std::string> steps(const char* mesh_text, const char* src, const cha
 
 using Lines = std::vector<std::string>;
 
-TEST(ExactPlans, Jax21562FullRematIsTwoAllToAllsIntoDimOne) {
+TEST(ExactPlans, Jax21562FullRematIsOneFusedAllToAllIntoDimOne) {
   EXPECT_EQ(steps("{x:4, y:2}", "f32[{y}16, 16, {x}16]", "f32[16, {x,y}16, 16]"),
-            (Lines{"all_to_all(src=2, dst=1, axes={x})", "all_to_all(src=0, dst=1, axes={y})"}));
+            (Lines{"all_to_all(src=2, dst=1, axes={x}; src=0, dst=1, axes={y})"}));
 }
 
 TEST(ExactPlans, TiledToTiledEvenIsOneAllToAll) {
@@ -51,10 +51,9 @@ TEST(ExactPlans, DeviceOrderChangePermutesAtTheSmallerSizeThenGathers) {
                    "all_gather(dim=1, axes={y})"}));
 }
 
-TEST(ExactPlans, SliceThenAllToAllsFollowsShardy) {
+TEST(ExactPlans, SliceThenOneFusedAllToAllWhereShardyRunsTwo) {
   EXPECT_EQ(steps("{x:4, y:2, z:4}", "f32[16, {y,z}8, 8]", "f32[{x,z}16, 8, {y}8]"),
-            (Lines{"all_slice(dim=0, axes={x})", "all_to_all(src=1, dst=0, axes={z})",
-                   "all_to_all(src=1, dst=2, axes={y})"}));
+            (Lines{"all_slice(dim=0, axes={x})", "all_to_all(src=1, dst=0, axes={z}; src=1, dst=2, axes={y})"}));
 }
 
 TEST(ExactPlans, EqualTypesNeedNoStep) {

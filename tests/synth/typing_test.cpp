@@ -211,6 +211,38 @@ TEST(SynthAllToAll, MovesPaddedDimsWhereBlocksNest) {
   EXPECT_EQ(after(kXY, "f32[{x}5, 7]", AllToAll{0, 1, {whole("x", 4)}}), "f32[5, {x}7]");      // both padded
 }
 
+/// A fused all_to_all of `moves`.
+StepOp fused(std::vector<AllToAllMove> moves) { return AllToAll{std::move(moves)}; }
+
+TEST(SynthFusedAllToAll, AppliesItsMovesInOrder) {
+  // Two source dims into one destination: x first, then y, at its minor end.
+  EXPECT_EQ(after(kXY, "f32[{x}16, {y}8, 8]", fused({{0, 2, {whole("x", 4)}}, {1, 2, {whole("y", 2)}}})),
+            "f32[16, 8, {x,y}8]");
+  // Disjoint pairs of dims.
+  EXPECT_EQ(after(kXY, "f32[{x}16, 8, {y}8, 8]", fused({{0, 1, {whole("x", 4)}}, {2, 3, {whole("y", 2)}}})),
+            "f32[16, {x}8, 8, {y}8]");
+  // One source dim into two: the first move takes the minor suffix, the next the rest.
+  EXPECT_EQ(after(kXY, "f32[{x,y}16, 8, 8]", fused({{0, 1, {whole("y", 2)}}, {0, 2, {whole("x", 4)}}})),
+            "f32[16, {y}8, {x}8]");
+  // Sub-axes of one axis in two moves.
+  EXPECT_EQ(after(kXY, "f32[{x}16, 8, 8]", fused({{0, 1, {sub("x", 2, 2)}}, {0, 2, {sub("x", 1, 2)}}})),
+            "f32[16, {x:(2)2}8, {x:(1)2}8]");
+}
+
+TEST(SynthFusedAllToAll, RefusesWhatOneExchangeCannotDo) {
+  expect_error(refusal(kXY, "f32[{x}16, {y}8, 8]", fused({{0, 1, {whole("x", 4)}}, {1, 2, {whole("y", 2)}}})),
+               kInvalid, "move 2: axes {y} are not a suffix of dim 1 tiled {y,x}");
+  expect_error(refusal(kXY, "f32[{x}16, {y}8, 8]", fused({{1, 2, {whole("y", 2)}}, {0, 1, {whole("x", 4)}}})),
+               kInvalid, "dim 1 is both a source and a destination of the fused all_to_all");
+  expect_error(refusal(kXY, "f32[{x}16, 8, 8]", fused({{0, 1, {whole("x", 4)}}, {0, 2, {whole("x", 4)}}})), kInvalid,
+               "move 2: axes {x} are not a suffix of dim 0 tiled {}");
+  expect_error(refusal(kXY, "f32[{x}16, {y}8, 8]", fused({{0, 2, {whole("x", 4)}}, {1, 2, {whole("y", 2)}}, {2, 0, {}}})),
+               kInvalid, "move 3: the step names no axes");
+  expect_error(refusal(kXY, "f32[{x}16, {y}5, 8]", fused({{0, 2, {whole("x", 4)}}, {1, 2, {whole("y", 2)}}})),
+               kUnsupported, "a fused all_to_all moves unpadded dims only; dim 1 is padded (global 5 over 2 tiles)");
+  expect_error(refusal(kXY, "f32[{x}16, 8]", fused({})), kInvalid, "the all_to_all names no moves");
+}
+
 TEST(SynthAllToAll, RefusesPaddedDimsWhoseBlocksDoNotNest) {
   expect_error(refusal(kXY, "f32[{x}16, {y}5]", AllToAll{0, 1, {whole("x", 4)}}), kUnsupported,
                "dim 1 is padded (global 5 over 8 tiles) and its split between 2 blocks of 3 and 8 blocks of 1 does "

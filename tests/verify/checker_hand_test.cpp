@@ -115,7 +115,7 @@ TEST(CheckerHand, SwappedSplitAndConcatDimsIsRefuted) {
   ASSERT_TRUE(lowered.ok());
   const TypedState target = final_state(*lowered);
   auto& a = std::get<LoweredAllToAll>(lowered->steps[0].op);
-  std::swap(a.split_dim, a.concat_dim);
+  std::swap(a.parts[0].split_dim, a.parts[0].concat_dim);
   auto r = check_lowered(*lowered, target);
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->correct.verdict, Verdict::refuted);

@@ -2,7 +2,9 @@
 // The plan mutator of the checker's tests: wrong (or, by chance, equivalent) variants of
 // a plan, made in the plan IR (drop a step, swap two axes, change a dim, reorder steps)
 // and in the lowered form (reorder a group's members, change a permute pair, shift a
-// slice offset, swap an all-to-all's split and concat dims; for reductions: reduce over
+// slice offset, swap an all-to-all's split and concat dims; for a fused all-to-all:
+// swap two moves' axes or destinations, reverse its moves, read part digits from the wrong axes,
+// concatenate a part on the wrong dim; for reductions: reduce over
 // a wrong pending axis, swap devices between reduction groups, apply an all_reduce twice;
 // for padded slices: the last shard's offset one early, every chunk one shorter).
 
@@ -37,6 +39,7 @@ inline std::vector<AxisRef>* step_axes(StepOp& op) {
       [](auto& s) -> std::vector<AxisRef>* {
         using T = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<T, CollectivePermute> || std::is_same_v<T, Transfer>) return nullptr;
+        else if constexpr (std::is_same_v<T, AllToAll>) return &s.moves[0].axes;
         else return &s.axes;
       },
       op);
@@ -99,13 +102,28 @@ inline void plan_mutants(const Plan& plan, std::size_t k, std::vector<Mutant>& o
         [rank](auto& s) {
           using Op = std::decay_t<decltype(s)>;
           if constexpr (std::is_same_v<Op, AllToAll>) {
-            s.dst_dim = (s.dst_dim + 1) % rank == s.src_dim ? (s.dst_dim + 2) % rank : (s.dst_dim + 1) % rank;
+            auto& m = s.moves[0];
+            m.dst_dim = (m.dst_dim + 1) % rank == m.src_dim ? (m.dst_dim + 2) % rank : (m.dst_dim + 1) % rank;
           } else if constexpr (requires { s.dim; }) {
             s.dim = (s.dim + 1) % rank;
           }
         },
         q.steps[k].op);
     if (q.steps[k].op != p.steps[k].op) add("change a dim", std::move(q));
+  }
+  if (const auto* a2a = std::get_if<AllToAll>(&op); a2a && a2a->moves.size() >= 2) {
+    Plan q = p;  // a fused all_to_all whose first two moves trade axes
+    auto& moves = std::get<AllToAll>(q.steps[k].op).moves;
+    std::swap(moves[0].axes, moves[1].axes);
+    add("swap two fused moves' axes", std::move(q));
+    Plan d = p;  // ... or destinations
+    auto& dst = std::get<AllToAll>(d.steps[k].op).moves;
+    std::swap(dst[0].dst_dim, dst[1].dst_dim);
+    if (d.steps[k].op != p.steps[k].op) add("swap two fused moves' destinations", std::move(d));
+    Plan r = p;  // the moves in the other order (the same when they share no dim)
+    auto& back = std::get<AllToAll>(r.steps[k].op).moves;
+    std::reverse(back.begin(), back.end());
+    add("reverse the fused moves", std::move(r));
   }
 }
 
@@ -211,10 +229,28 @@ inline void lowered_mutants(const Plan& plan, const LoweredPlan& lowered, std::s
     const auto i = static_cast<std::size_t>(dim);
     return local_shape(step.before.type)[i] == 1 && local_shape(step.after.type)[i] == 1;
   };
-  if (auto* a = std::get_if<LoweredAllToAll>(&op);
-      a && a->group.size >= 2 && !(one_element(a->split_dim) && one_element(a->concat_dim))) {
-    std::swap(a->split_dim, a->concat_dim);
+  if (auto* a = std::get_if<LoweredAllToAll>(&op); a && a->group.size >= 2 && a->parts.size() == 1 &&
+                                                   !(one_element(a->parts[0].split_dim) && one_element(a->parts[0].concat_dim))) {
+    std::swap(a->parts[0].split_dim, a->parts[0].concat_dim);
     add("swap split and concat dims", l, std::nullopt, std::nullopt, false);
+  }
+  if (const auto* a = std::get_if<LoweredAllToAll>(&op); a && a->parts.size() >= 2) {
+    // A fused all_to_all whose parts read their member digits from each other's axes
+    // (sizes kept: the member index is cut wrongly), and whose first part's chunks are
+    // concatenated along the second part's concat dim.
+    LoweredPlan m = l;
+    auto& parts = std::get<LoweredAllToAll>(m.steps[k].op).parts;
+    std::swap(parts[0].axes, parts[1].axes);
+    if (parts[0].size >= 2 && parts[1].size >= 2)
+      add("swap two fused parts' digits", std::move(m), std::nullopt, std::nullopt, false);
+    // A first part of one member concatenates one piece: on any dim the same data.
+    if (a->parts[0].size >= 2 && a->parts[0].concat_dim != a->parts[1].concat_dim &&
+        a->parts[1].concat_dim != a->parts[0].split_dim) {
+      LoweredPlan n = l;
+      auto& q = std::get<LoweredAllToAll>(n.steps[k].op).parts;
+      q[0].concat_dim = q[1].concat_dim;
+      add("concat a fused part on another part's dim", std::move(n), std::nullopt, std::nullopt, false);
+    }
   }
 }
 

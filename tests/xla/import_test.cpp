@@ -116,8 +116,8 @@ TEST(HloImport, TupleAllToAllWithConcatenate) {
   ASSERT_TRUE(imported.ok()) << imported.error().to_string();
   ASSERT_EQ(imported->plan.steps.size(), 1u);
   const auto& a = std::get<LoweredAllToAll>(imported->plan.steps[0].op);
-  EXPECT_EQ(a.split_dim, 1);
-  EXPECT_EQ(a.concat_dim, 0);
+  EXPECT_EQ(a.parts.at(0).split_dim, 1);
+  EXPECT_EQ(a.parts.at(0).concat_dim, 0);
   auto report = check_lowered(imported->plan, imported->target);
   ASSERT_TRUE(report.ok());
   EXPECT_TRUE(report->verified());

@@ -48,7 +48,9 @@ std::string lowered_text(const LoweredOp& op) {
         } else if constexpr (std::is_same_v<T, LoweredGather>) {
           return fmt::format("all_gather(dim={}, {})", s.dim, groups_text(s.group));
         } else if constexpr (std::is_same_v<T, LoweredAllToAll>) {
-          return fmt::format("all_to_all(split={}, concat={}, {})", s.split_dim, s.concat_dim, groups_text(s.group));
+          std::string parts;
+          for (const auto& p : s.parts) parts += fmt::format("{}split={}, concat={}", parts.empty() ? "" : "; ", p.split_dim, p.concat_dim);
+          return fmt::format("all_to_all({}, {})", parts, groups_text(s.group));
         } else if constexpr (std::is_same_v<T, LoweredPermute>) {
           std::string p = "collective_permute(pairs=[";
           if (s.table)

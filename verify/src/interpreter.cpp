@@ -26,15 +26,54 @@ std::string shape_text(const std::vector<int64_t>& shape) {
   return out + "]";
 }
 
-/// The axes a grouped step runs over; nullptr for a collective_permute or a transfer.
+/// The axes a grouped step runs over; nullptr for a collective_permute, a transfer (and
+/// an all_to_all, whose axes are its moves').
 const std::vector<AxisRef>* step_axes(const StepOp& op) {
   return std::visit(
       [](const auto& s) -> const std::vector<AxisRef>* {
         using Op = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer>) return nullptr;
+        if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer> ||
+                      std::is_same_v<Op, AllToAll>)
+          return nullptr;
         else return &s.axes;
       },
       op);
+}
+
+/// The groups of move `k` of a fused all_to_all within `groups` (its groups over all
+/// the moves' axes): the members of one group whose member-index digits (move 0 most
+/// significant, digit k of size sizes[k]) differ only in digit k, ordered by it.
+DeviceGroups move_groups(const DeviceGroups& groups, const std::vector<int64_t>& sizes, std::size_t k) {
+  int64_t stride = 1;
+  for (std::size_t j = k + 1; j < sizes.size(); ++j) stride *= sizes[j];
+  DeviceGroups out;
+  for (const auto& group : groups)
+    for (int64_t first = 0; first < static_cast<int64_t>(group.size()); ++first) {
+      if ((first / stride) % sizes[k] != 0) continue;  // not digit k = 0
+      std::vector<int64_t> members;
+      for (int64_t d = 0; d < sizes[k]; ++d) members.push_back(group[static_cast<std::size_t>(first + d * stride)]);
+      out.push_back(std::move(members));
+    }
+  return out;
+}
+
+/// Runs the moves of `a2a` one after another, each an all_to_all within its groups
+/// (move_groups); the last makes buffers of `result_shape` (a single move's padded
+/// chunks and kept extents). The definition a fused all_to_all is checked against.
+MeshData all_to_all_moves(const AllToAll& a2a, const DeviceGroups& groups, MeshData data,
+                          std::vector<int64_t> shape, const std::vector<int64_t>& result_shape) {
+  std::vector<int64_t> sizes;
+  for (const auto& m : a2a.moves) sizes.push_back(product_of_sizes(m.axes));
+  for (std::size_t k = 0; k < a2a.moves.size(); ++k) {
+    const auto src = static_cast<std::size_t>(a2a.moves[k].src_dim), dst = static_cast<std::size_t>(a2a.moves[k].dst_dim);
+    const bool last = k + 1 == a2a.moves.size();
+    const int64_t chunk = last ? result_shape[dst] : shape[dst] / sizes[k];
+    const int64_t keep = last ? result_shape[src] : shape[src] * sizes[k];
+    data = interp::all_to_all(move_groups(groups, sizes, k), data, src, dst, chunk, keep);
+    shape[dst] = chunk;
+    shape[src] = keep;
+  }
+  return data;
 }
 
 /// Ok when `data` holds, for every device of `state.mesh`, one buffer of the local
@@ -73,8 +112,11 @@ std::optional<std::vector<int64_t>> collective_shape(const StepOp& op, std::vect
   } else if (const auto* s = std::get_if<AllGather>(&op)) {
     grow(s->dim);
   } else if (const auto* s = std::get_if<AllToAll>(&op)) {
-    split(s->dst_dim);
-    grow(s->src_dim);
+    for (const auto& m : s->moves) {
+      g = product_of_sizes(m.axes);
+      split(m.dst_dim);
+      grow(m.src_dim);
+    }
   } else if (const auto* s = std::get_if<ReduceScatter>(&op)) {
     if (shape[at(s->dim)] % g != 0) return std::nullopt;
     split(s->dim);
@@ -92,8 +134,7 @@ MeshData execute(const StepOp& op, const DeviceGroups& groups, const DevicePairs
   if (const auto* s = std::get_if<AllGather>(&op))
     return interp::all_gather(groups, data, at(s->dim), result_shape[at(s->dim)]);
   if (const auto* s = std::get_if<AllToAll>(&op))
-    return interp::all_to_all(groups, data, at(s->src_dim), at(s->dst_dim), result_shape[at(s->dst_dim)],
-                              result_shape[at(s->src_dim)]);
+    return all_to_all_moves(*s, groups, data, data.empty() ? std::vector<int64_t>{} : data.front().shape, result_shape);
   if (const auto* s = std::get_if<ReduceScatter>(&op))
     return interp::reduce_scatter(groups, data, at(s->dim), reduce_op);
   if (std::holds_alternative<AllReduce>(op)) return interp::all_reduce(groups, data, reduce_op);
@@ -121,7 +162,9 @@ Result<MeshData> run_step(const TypedState& before, const Step& step, const Mesh
   }
 
   const int64_t n = before.mesh.num_devices();
-  const auto* axes = step_axes(step.op);
+  const auto* a2a = std::get_if<AllToAll>(&step.op);
+  const std::vector<AxisRef> a2a_axes = a2a ? a2a->axes() : std::vector<AxisRef>{};
+  const auto* axes = a2a ? &a2a_axes : step_axes(step.op);
   DeviceGroups groups;
   DevicePairs pairs;
   int64_t group_size = 1;

@@ -48,6 +48,35 @@ z3::expr transfer_relation(Encoding& enc, const LoweredTransfer& t, const Locati
   return z3::mk_or(cases);
 }
 
+/// Digit `k` of d's member index in a (fused) all_to_all: the member index itself with
+/// one part; else the mixed-radix number of d's coordinates on the part's axes, or for
+/// a table the digit of the table's member index (parts[0] most significant).
+z3::expr digit(Encoding& enc, const LoweredAllToAll& s, std::size_t k, const Device& d) {
+  if (s.parts.size() == 1) return enc.member_index(s.group, d);
+  if (!s.group.table) return enc.mixed_radix(d, s.parts[k].axes);
+  int64_t stride = 1;
+  for (std::size_t j = k + 1; j < s.parts.size(); ++j) stride *= s.parts[j].size;
+  return z3::mod(enc.member_index(s.group, d) / enc.num(stride), enc.num(s.parts[k].size));
+}
+
+/// The chunk device d receives along `dim`: the mixed-radix number of its digits of the
+/// parts that split `dim`, in part order; nullopt when none does.
+std::optional<z3::expr> chunk_of(Encoding& enc, const LoweredAllToAll& s, int dim, const Device& d) {
+  std::optional<z3::expr> out;
+  for (std::size_t k = 0; k < s.parts.size(); ++k)
+    if (s.parts[k].split_dim == dim) out = out ? *out * enc.num(s.parts[k].size) + digit(enc, s, k, d) : digit(enc, s, k, d);
+  return out;
+}
+
+/// The place of sender d's piece along `dim`: the mixed-radix number of its digits of
+/// the parts that concatenate on `dim`, in reverse part order; nullopt when none does.
+std::optional<z3::expr> place_of(Encoding& enc, const LoweredAllToAll& s, int dim, const Device& d) {
+  std::optional<z3::expr> out;
+  for (std::size_t k = s.parts.size(); k-- > 0;)
+    if (s.parts[k].concat_dim == dim) out = out ? *out * enc.num(s.parts[k].size) + digit(enc, s, k, d) : digit(enc, s, k, d);
+  return out;
+}
+
 struct Relate {
   Encoding& enc;
   const LoweredStep& step;
@@ -77,13 +106,21 @@ struct Relate {
   // into a real target slot, which G1's in-bounds goal checks):
   //   same group, b.l[split] = m(a) * L_after[split] + a.l[split],
   //   a.l[concat] = m(b) * L_before[concat] + b.l[concat] with 0 <= b.l[concat] < L_before[concat].
+  // A fused one (several parts) is the same per dim, with the chunk and place numbers
+  // of its parts' digits (chunk_of, place_of) in place of m(a) and m(b).
   z3::expr operator()(const LoweredAllToAll& s) const {
-    const z3::expr& l = b.index[at(s.concat_dim)];
-    return enc.same_group(s.group, b.device, a.device) &&
-           b.index[at(s.split_dim)] ==
-               enc.member_index(s.group, a.device) * enc.num(la[at(s.split_dim)]) + a.index[at(s.split_dim)] &&
-           a.index[at(s.concat_dim)] == enc.member_index(s.group, b.device) * enc.num(lb[at(s.concat_dim)]) + l &&
-           l >= 0 && l < enc.num(lb[at(s.concat_dim)]) && equal_except(enc, b, a, {s.split_dim, s.concat_dim});
+    z3::expr out = enc.same_group(s.group, b.device, a.device);
+    for (std::size_t i = 0; i < b.index.size(); ++i) {
+      const int dim = static_cast<int>(i);
+      const auto chunk = chunk_of(enc, s, dim, a.device);
+      const auto place = place_of(enc, s, dim, b.device);
+      if (chunk) out = out && b.index[i] == *chunk * enc.num(la[i]) + a.index[i];
+      if (place)
+        out = out && a.index[i] == *place * enc.num(lb[i]) + b.index[i] && b.index[i] >= 0 &&
+              b.index[i] < enc.num(lb[i]);
+      if (!chunk && !place) out = out && b.index[i] == a.index[i];
+    }
+    return out;
   }
   // collective_permute: the target receives its source's whole buffer (b.l = a.l).
   // Symbolic: for each move, b's coordinates on source_axes read as one number equal
@@ -159,9 +196,10 @@ struct Stay {
   }
   std::vector<z3::expr> operator()(const LoweredAllToAll& s) const {
     auto l = b.index;
-    const z3::expr m = enc.member_index(s.group, b.device);
-    l[at(s.split_dim)] = l[at(s.split_dim)] - m * enc.num(la[at(s.split_dim)]);
-    l[at(s.concat_dim)] = m * enc.num(lb[at(s.concat_dim)]) + l[at(s.concat_dim)];
+    for (std::size_t i = 0; i < l.size(); ++i) {
+      if (const auto chunk = chunk_of(enc, s, static_cast<int>(i), b.device)) l[i] = l[i] - *chunk * enc.num(la[i]);
+      if (const auto place = place_of(enc, s, static_cast<int>(i), b.device)) l[i] = *place * enc.num(lb[i]) + l[i];
+    }
     return l;
   }
   std::vector<z3::expr> operator()(const LoweredPermute&) const { return b.index; }
@@ -218,10 +256,13 @@ std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step) {
         } else if constexpr (std::is_same_v<Op, LoweredAllToAll>) {
           // Chunks of ceil(extent / members) (a padded buffer padded to whole chunks);
           // the concatenation cut to L_after[concat] like a gather's.
-          auto& extent = shape[at(s.split_dim)];
-          extent = extent / s.group.size + (extent % s.group.size != 0);
-          const int64_t kept = local_shape(step.after.type)[at(s.concat_dim)];
-          shape[at(s.concat_dim)] = std::min(shape[at(s.concat_dim)] * s.group.size, kept);
+          // A fused one: its parts one after another.
+          for (const auto& p : s.parts) {
+            auto& extent = shape[at(p.split_dim)];
+            extent = extent / p.size + (extent % p.size != 0);
+            const int64_t kept = local_shape(step.after.type)[at(p.concat_dim)];
+            shape[at(p.concat_dim)] = std::min(shape[at(p.concat_dim)] * p.size, kept);
+          }
         } else if constexpr (std::is_same_v<Op, LoweredReduceScatter>) {
           return split(s.dim, s.group.size);
         } else if constexpr (std::is_same_v<Op, LoweredTransfer>) {

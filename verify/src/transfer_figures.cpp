@@ -38,12 +38,13 @@ bool permute_moves_data(const LoweredStep& step) {
   return check_with_timeout(solver, kPermuteQueryMs).answer != z3::unsat;
 }
 
-/// Bytes of one all_to_all chunk of `step`: the buffer before with its split dim cut to
-/// the split dim's local size after (padded buffers whole: on a padded split dim the
+/// Bytes of one all_to_all chunk of `step`: the buffer before with its split dims cut to
+/// their local sizes after (padded buffers whole: on a padded split dim the
 /// chunks reach past the buffer).
 BigInt chunk_bytes(const LoweredStep& step, const LoweredAllToAll& a) {
   std::vector<int64_t> shape = local_shape(step.before.type);
-  shape[static_cast<std::size_t>(a.split_dim)] = local_shape(step.after.type)[static_cast<std::size_t>(a.split_dim)];
+  for (const auto& p : a.parts)
+    shape[static_cast<std::size_t>(p.split_dim)] = local_shape(step.after.type)[static_cast<std::size_t>(p.split_dim)];
   BigInt bytes = elem_bytes(step.before.type.elem);
   for (int64_t extent : shape) bytes *= extent;
   return bytes;

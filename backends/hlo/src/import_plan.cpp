@@ -442,8 +442,7 @@ class Importer {
         if (!pre) continue;
         for (auto& step : *pre) steps_.push_back(std::move(step));
         LoweredAllToAll a;
-        a.split_dim = split;
-        a.concat_dim = concat;
+        a.parts = {{split, concat, g, {}}};
         a.group.size = g;
         a.group.table = std::move(*groups);
         steps_.push_back({a, next, "%" + ins.name, pending_});

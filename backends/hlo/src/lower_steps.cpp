@@ -40,15 +40,76 @@ ValueId lower(Builder& b, const LoweredStep& step, const LoweredGather& gather, 
   return b.prefix(all, after_shape(step));
 }
 
+/// `v` transposed so that result dim i is operand dim perm[i].
+ValueId transpose(Builder& b, ValueId v, const std::vector<std::size_t>& perm) {
+  const TensorType t = b.type_of(v);
+  std::vector<int64_t> order, shape;
+  for (std::size_t p : perm) {
+    order.push_back(static_cast<int64_t>(p));
+    shape.push_back(t.shape[p]);
+  }
+  return b.add(Transpose{order}, {v}, TensorType{t.elem, std::move(shape)});
+}
+
+/// A fused all-to-all (several parts over one group; dims unpadded) as ONE HLO
+/// all-to-all: reshape each split dim into its parts' chunk digits and the chunk,
+/// transpose the digits to the front in part order and reshape them into one dim of
+/// group.size chunks (member index order, part 0 most significant), exchange that dim,
+/// reshape it back into the senders' digits, transpose each digit to the major end of
+/// its concat dim (the parts concatenating there in reverse order) and reshape to the
+/// result.
+ValueId lower_fused(Builder& b, const LoweredStep& step, const LoweredAllToAll& a2a, ValueId value) {
+  const ElemType elem = step.before.type.elem;
+  const std::vector<int64_t> before = local_shape(step.before.type);
+  const std::size_t parts = a2a.parts.size(), rank = before.size();
+  // Split dims into [digits of the parts splitting it..., chunk]; remember where each
+  // part's digit and each dim's rest lands.
+  std::vector<int64_t> expanded;
+  std::vector<std::size_t> digit_at(parts), rest_at(rank);
+  for (std::size_t d = 0; d < rank; ++d) {
+    int64_t rest = before[d];
+    for (std::size_t k = 0; k < parts; ++k)
+      if (a2a.parts[k].split_dim == static_cast<int>(d)) {
+        digit_at[k] = expanded.size();
+        expanded.push_back(a2a.parts[k].size);
+        rest /= a2a.parts[k].size;
+      }
+    rest_at[d] = expanded.size();
+    expanded.push_back(rest);
+  }
+  ValueId v = b.reshape(value, expanded);
+  std::vector<std::size_t> perm(digit_at);
+  for (std::size_t d = 0; d < rank; ++d) perm.push_back(rest_at[d]);
+  v = transpose(b, v, perm);
+  std::vector<int64_t> chunks{a2a.group.size};
+  for (std::size_t d = 0; d < rank; ++d) chunks.push_back(expanded[rest_at[d]]);
+  v = b.reshape(v, chunks);
+  v = b.add(AllToAll{0, group_table(a2a.group, step.before.mesh), b.next_channel()}, {v}, TensorType{elem, chunks});
+  // Now [sender digits (part order)..., rest dims...]: each concat dim takes the
+  // digits of the parts concatenating there, last part most significant.
+  std::vector<int64_t> senders;
+  for (const auto& p : a2a.parts) senders.push_back(p.size);
+  senders.insert(senders.end(), chunks.begin() + 1, chunks.end());
+  v = b.reshape(v, senders);
+  std::vector<std::size_t> back;
+  for (std::size_t d = 0; d < rank; ++d) {
+    for (std::size_t k = parts; k-- > 0;)
+      if (a2a.parts[k].concat_dim == static_cast<int>(d)) back.push_back(k);
+    back.push_back(parts + d);
+  }
+  return b.reshape(transpose(b, v, back), after_shape(step));
+}
+
 /// Split along split_dim, exchange, concatenate along concat_dim, through HLO's
 /// one-dim all-to-all: the chunk index gets its own dim, is exchanged, then becomes
 /// the major part of the concat dim. A padded split dim is first padded to whole
-/// chunks, and a padded concat dim's tail dropped after.
+/// chunks, and a padded concat dim's tail dropped after. Several parts: lower_fused.
 ValueId lower(Builder& b, const LoweredStep& step, const LoweredAllToAll& a2a, ValueId value) {
   const int64_t k = a2a.group.size;
   if (k == 1) return value;
-  const auto split = static_cast<std::size_t>(a2a.split_dim);
-  const auto concat = static_cast<std::size_t>(a2a.concat_dim);
+  if (a2a.parts.size() > 1) return lower_fused(b, step, a2a, value);
+  const auto split = static_cast<std::size_t>(a2a.parts[0].split_dim);
+  const auto concat = static_cast<std::size_t>(a2a.parts[0].concat_dim);
   const ElemType elem = step.before.type.elem;
   const std::vector<int64_t> after = after_shape(step);
   ValueId v = b.pad_to(value, split, k * after[split]);

@@ -216,6 +216,14 @@ class ProgramWriter {
         call = fmt::format("kernels::all_gather({}.get(), shard, {}, {}, {}, out)", group(s), view, s.parts, s.chunk);
         break;
       case Kernel::all_to_all:
+        if (!s.fused_sizes.empty()) {
+          out_ << "    static constexpr int kSplit[] = " << brace_list(s.fused_split) << ";\n"
+               << "    static constexpr int kConcat[] = " << brace_list(s.fused_concat) << ";\n"
+               << "    static constexpr int64_t kParts[] = " << brace_list(s.fused_sizes) << ";\n";
+          call = fmt::format("kernels::fused_all_to_all({}.get(), shard, kShape, kSplit, kConcat, kParts, kElemBytes, out)",
+                             group(s));
+          break;
+        }
         call = fmt::format("kernels::all_to_all({}.get(), shard, kShape, {}, {}, kElemBytes, {}, {}, {}, out)",
                            group(s), s.split_dim, s.concat_dim, s.parts, s.chunk, s.keep);
         break;

@@ -77,11 +77,17 @@ struct Materializer {
   }
   Status operator()(const LoweredAllToAll& s) const {
     step.kernel = Kernel::all_to_all;
-    step.split_dim = s.split_dim;
-    step.concat_dim = s.concat_dim;
+    step.split_dim = s.parts[0].split_dim;
+    step.concat_dim = s.parts[0].concat_dim;
     const auto after = local_shape(lowered.after.type);  // a padded split and concat dim
-    step.chunk = after[static_cast<std::size_t>(s.split_dim)];
-    step.keep = after[static_cast<std::size_t>(s.concat_dim)];
+    step.chunk = after[static_cast<std::size_t>(step.split_dim)];
+    step.keep = after[static_cast<std::size_t>(step.concat_dim)];
+    if (s.parts.size() > 1)
+      for (const auto& p : s.parts) {
+        step.fused_split.push_back(p.split_dim);
+        step.fused_concat.push_back(p.concat_dim);
+        step.fused_sizes.push_back(p.size);
+      }
     return groups(s.group);
   }
   Status operator()(const LoweredPermute& s) const {

@@ -78,6 +78,9 @@ struct Executor::State {
         return kernels::all_gather(group, in, kernels::view_at(step.shape, step.dim, bytes), step.parts, step.chunk,
                                    out);
       case Kernel::all_to_all:
+        if (!step.fused_sizes.empty())
+          return kernels::fused_all_to_all(group, in, step.shape, step.fused_split, step.fused_concat,
+                                           step.fused_sizes, bytes, out);
         return kernels::all_to_all(group, in, step.shape, step.split_dim, step.concat_dim, bytes, step.parts,
                                    step.chunk, step.keep, out);
       case Kernel::permute:

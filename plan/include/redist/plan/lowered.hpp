@@ -55,18 +55,48 @@ struct LoweredGather {
   bool operator==(const LoweredGather&) const = default;
 };
 
-/// Member j splits its buffer along `split_dim` into group.size chunks and sends chunk
-/// i to member i; member i concatenates what it receives along `concat_dim` in member
-/// order (chunk order = member order). On padded dims the chunks are `after` local
-/// size of `split_dim` long (the buffer padded at the end to group.size of them) and
-/// the first `after` local size of `concat_dim` of the concatenation is kept (its tail
-/// is padding), as for LoweredSlice and LoweredGather.
-struct LoweredAllToAll {
+/// One move of an all-to-all: `size` members (a digit of the member index) exchange
+/// chunks of `split_dim` and concatenate them along `concat_dim`; `axes` are the
+/// move's group axes (the symbolic digit: the mixed-radix number of a device's
+/// coordinates on them).
+struct AllToAllPart {
   int split_dim = 0;
   int concat_dim = 0;
+  int64_t size = 1;
+  std::vector<AxisRef> axes;
+  bool operator==(const AllToAllPart&) const = default;
+};
+
+/// Member j splits its buffer into group.size chunks and sends chunk i to member i;
+/// member i concatenates what it receives by sender. With one part: chunk i along
+/// `split_dim` (chunk order = member order), concatenated along `concat_dim` in member
+/// order. A fused all-to-all has several parts whose sizes multiply to group.size: the
+/// member index is the mixed-radix number of its digits (parts[0] most significant),
+/// the chunk a receiver gets is, along each split dim, the mixed-radix number of its
+/// digits of the parts splitting that dim (in part order), and a sender's piece goes,
+/// along each concat dim, to the mixed-radix number of its digits of the parts
+/// concatenating there in REVERSE part order (the later move takes the more major
+/// axes of its source dim): exactly the parts applied one after another
+/// (all_to_all_chunk / all_to_all_place). On padded dims (one part only) the chunks
+/// are `after` local size of `split_dim` long (the buffer padded at the end to
+/// group.size of them) and the first `after` local size of `concat_dim` of the
+/// concatenation is kept (its tail is padding), as for LoweredSlice and LoweredGather.
+struct LoweredAllToAll {
+  std::vector<AllToAllPart> parts;
   GroupSpec group;
   bool operator==(const LoweredAllToAll&) const = default;
 };
+
+/// Digit `part` of member index `member` of `a2a` (parts[0] most significant).
+int64_t member_digit(const LoweredAllToAll& a2a, std::size_t part, int64_t member);
+
+/// The chunk index member `member` receives along `dim` (0 when no part splits `dim`)
+/// and the number of chunks `dim` is cut into.
+std::pair<int64_t, int64_t> all_to_all_chunk(const LoweredAllToAll& a2a, int dim, int64_t member);
+
+/// The position a piece from sender `member` takes along `dim` in the concatenation
+/// (0 when no part concatenates there) and the number of pieces along `dim`.
+std::pair<int64_t, int64_t> all_to_all_place(const LoweredAllToAll& a2a, int dim, int64_t member);
 
 /// One part of a symbolic permute: the source's coordinates on `source_axes` are the
 /// mixed-radix digits of the target's coordinates on `target_axes` read as one number.

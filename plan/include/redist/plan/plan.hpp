@@ -26,11 +26,24 @@ struct AllGather {
   std::vector<AxisRef> axes;
   bool operator==(const AllGather&) const = default;
 };
-/// Move the suffix `axes` of `src_dim` to the minor end of `dst_dim`.
-struct AllToAll {
+/// One move of an all_to_all: the suffix `axes` of `src_dim` to the minor end of `dst_dim`.
+struct AllToAllMove {
   int src_dim = 0;
   int dst_dim = 0;
   std::vector<AxisRef> axes;
+  bool operator==(const AllToAllMove&) const = default;
+};
+/// The type change of its moves applied in order, in ONE collective within groups
+/// over all their axes (move 0's axes most significant). One move is the plain
+/// all_to_all; several (a fused all_to_all, docs/notation.md) use disjoint axes, no dim
+/// is both a source and a destination, and their dims are unpadded.
+struct AllToAll {
+  std::vector<AllToAllMove> moves;
+  AllToAll() = default;
+  AllToAll(int src_dim, int dst_dim, std::vector<AxisRef> axes) : moves{{src_dim, dst_dim, std::move(axes)}} {}
+  explicit AllToAll(std::vector<AllToAllMove> moves) : moves(std::move(moves)) {}
+  /// Returns the group's axes: every move's axes, in move order.
+  std::vector<AxisRef> axes() const;
   bool operator==(const AllToAll&) const = default;
 };
 /// Any change that keeps every dim's local size; `to_mesh` changes the device order.

@@ -3,6 +3,7 @@
 //   mesh {x:4, y:2}
 //   source f32[{x}16, {y}8]
 //   all_to_all(src=0, dst=1, axes={x})
+//   all_to_all(src=0, dst=2, axes={x}; src=1, dst=2, axes={y})    (fused: moves split by ';')
 //   all_gather(dim=1, axes={y}, groups=[[0,1],[2,3],[4,5],[6,7]])
 //   collective_permute(to=f32[{y}16, {x}8], mesh={x:4, y:2} devices=[...], pairs=[(0,1),(1,0)])
 //   all_slice(dim=0, axes={z})

@@ -200,6 +200,85 @@ inline int all_to_all(MPI_Comm comm, const Buffer& in, std::span<const int64_t> 
   return all_slice(gathered, r, keep, 0, out);
 }
 
+/// Copies the box of `extent` elements (`elem_bytes` each) at `src_start` of a row-major
+/// buffer of `src_shape` to `dst_start` of one of `dst_shape`, a run of the last dim at
+/// a time.
+inline void copy_box(const std::byte* src, std::span<const int64_t> src_shape, std::span<const int64_t> src_start,
+                     std::byte* dst, std::span<const int64_t> dst_shape, std::span<const int64_t> dst_start,
+                     std::span<const int64_t> extent, int64_t elem_bytes) {
+  const std::size_t rank = extent.size();
+  const int64_t run = (rank ? extent[rank - 1] : 1) * elem_bytes;
+  std::vector<int64_t> at(rank, 0);  // index inside the box, last dim 0
+  for (;;) {
+    int64_t s = 0, d = 0;
+    for (std::size_t i = 0; i < rank; ++i) {
+      s = s * src_shape[i] + src_start[i] + at[i];
+      d = d * dst_shape[i] + dst_start[i] + at[i];
+    }
+    if (run > 0) std::memcpy(dst + d * elem_bytes, src + s * elem_bytes, static_cast<std::size_t>(run));
+    std::size_t i = rank > 0 ? rank - 1 : 0;
+    while (i-- > 0) {
+      if (++at[i] < extent[i]) break;
+      at[i] = 0;
+    }
+    if (i == static_cast<std::size_t>(-1)) return;
+  }
+}
+
+/// fused all_to_all: one MPI_Alltoall over `comm` (members in the order of the member
+/// index, part 0 its most significant digit) for the parts `split[k]`, `concat[k]` of
+/// `sizes[k]` members (dims unpadded, split and concat dims distinct). Member i's chunk
+/// is, along each split dim, chunk number (i's digits of the parts splitting it, in
+/// part order) of the chunk length; they are packed in member order, exchanged, and the
+/// piece from member j is placed, along each concat dim, at number (j's digits of the
+/// parts concatenating there, last part most significant) times the dim's length.
+/// Returns an MPI error code.
+inline int fused_all_to_all(MPI_Comm comm, const Buffer& in, std::span<const int64_t> shape, std::span<const int> split,
+                            std::span<const int> concat, std::span<const int64_t> sizes, int64_t elem_bytes,
+                            Buffer& out) {
+  const std::size_t parts = sizes.size(), rank = shape.size();
+  int64_t members = 1;
+  for (int64_t g : sizes) members *= g;
+  std::vector<int64_t> chunk(shape.begin(), shape.end()), after(shape.begin(), shape.end());
+  for (std::size_t k = 0; k < parts; ++k) {
+    chunk[static_cast<std::size_t>(split[k])] /= sizes[k];
+    after[static_cast<std::size_t>(split[k])] /= sizes[k];
+    after[static_cast<std::size_t>(concat[k])] *= sizes[k];
+  }
+  int64_t chunk_bytes = elem_bytes;
+  for (int64_t e : chunk) chunk_bytes *= e;
+  if (!fits_int(chunk_bytes)) return MPI_ERR_COUNT;
+  // Per member: along each dim, its chunk number (split dims) or place (concat dims).
+  auto offsets = [&](int64_t member, bool send) {
+    std::vector<int64_t> digit(parts), at(rank, 0);
+    for (std::size_t k = parts; k-- > 0; member /= sizes[k]) digit[k] = member % sizes[k];
+    for (std::size_t d = 0; d < rank; ++d) {
+      int64_t number = 0;
+      if (send) {
+        for (std::size_t k = 0; k < parts; ++k)
+          if (split[k] == static_cast<int>(d)) number = number * sizes[k] + digit[k];
+      } else {
+        for (std::size_t k = parts; k-- > 0;)
+          if (concat[k] == static_cast<int>(d)) number = number * sizes[k] + digit[k];
+      }
+      at[d] = number * chunk[d];
+    }
+    return at;
+  };
+  const std::vector<int64_t> zero(rank, 0);
+  Buffer packed(in.size()), received(in.size());
+  for (int64_t i = 0; i < members; ++i)
+    copy_box(in.data(), shape, offsets(i, true), packed.data() + i * chunk_bytes, chunk, zero, chunk, elem_bytes);
+  const int rc = MPI_Alltoall(packed.data(), static_cast<int>(chunk_bytes), MPI_BYTE, received.data(),
+                              static_cast<int>(chunk_bytes), MPI_BYTE, comm);
+  if (rc != MPI_SUCCESS) return rc;
+  packed = Buffer();
+  out = Buffer(in.size());
+  for (int64_t j = 0; j < members; ++j)
+    copy_box(received.data() + j * chunk_bytes, chunk, zero, out.data(), after, offsets(j, false), chunk, elem_bytes);
+  return MPI_SUCCESS;
+}
+
 /// collective_permute: sends `in` to every rank of `comm` in `send_to` and receives `out`
 /// from rank `recv_from`; when that is this rank (`me`) no message moves and `out`
 /// takes over `in`. Returns an MPI error code.
@@ -267,31 +346,6 @@ inline int all_reduce(MPI_Comm comm, Buffer& buffer, MPI_Datatype type, int64_t 
   const int64_t count = static_cast<int64_t>(buffer.size()) / elem_bytes;
   if (!fits_int(count)) return MPI_ERR_COUNT;
   return MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(count), type, op, comm);
-}
-
-/// Copies the box of `extent` elements (`elem_bytes` each) at `src_start` of a row-major
-/// buffer of `src_shape` to `dst_start` of one of `dst_shape`, a run of the last dim at
-/// a time.
-inline void copy_box(const std::byte* src, std::span<const int64_t> src_shape, std::span<const int64_t> src_start,
-                     std::byte* dst, std::span<const int64_t> dst_shape, std::span<const int64_t> dst_start,
-                     std::span<const int64_t> extent, int64_t elem_bytes) {
-  const std::size_t rank = extent.size();
-  const int64_t run = (rank ? extent[rank - 1] : 1) * elem_bytes;
-  std::vector<int64_t> at(rank, 0);  // index inside the box, last dim 0
-  for (;;) {
-    int64_t s = 0, d = 0;
-    for (std::size_t i = 0; i < rank; ++i) {
-      s = s * src_shape[i] + src_start[i] + at[i];
-      d = d * dst_shape[i] + dst_start[i] + at[i];
-    }
-    std::memcpy(dst + d * elem_bytes, src + s * elem_bytes, static_cast<std::size_t>(run));
-    std::size_t i = rank > 0 ? rank - 1 : 0;
-    while (i-- > 0) {
-      if (++at[i] < extent[i]) break;
-      at[i] = 0;
-    }
-    if (i == static_cast<std::size_t>(-1)) return;
-  }
 }
 
 /// Elements of a box of `extent`.
