@@ -97,13 +97,9 @@ TEST(CheckerFused, AWrongMemberOrderIsRefutedAndConfirmed) {
   const char* text =
       "mesh {x:2, y:2}\nsource f32[{x}8, {y}8, 8]\n"
       "all_to_all(src=0, dst=2, axes={x}; src=1, dst=2, axes={y}, groups=[[0,2,1,3]])\ntarget f32[8, 8, {x,y}8]\n";
-  const auto r = check_text(text);
-  ASSERT_EQ(r.correct.verdict, Verdict::refuted);
-  ASSERT_TRUE(r.correct.counterexample);
-  const auto& ce = *r.correct.counterexample;
-  EXPECT_EQ(ce.step, 1) << ce.to_string();
-  const Plan plan = plan_of(text);
-  EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
+  const auto ce = refuted_and_confirmed(text);
+  ASSERT_TRUE(ce);
+  EXPECT_EQ(ce->step, 1) << ce->to_string();
 }
 
 TEST(CheckerFused, MovesWithSwappedDestinationsAreRefutedAndConfirmed) {

@@ -35,16 +35,11 @@ TEST(CheckerHand, AllToAllIsProvedTight) {
 TEST(CheckerHand, WrongGroupOrderIsRefutedAndConfirmed) {
   const char* text =
       "mesh {x:4}\nsource f32[{x}8]\nall_gather(dim=0, axes={x}, groups=[[0, 2, 1, 3]])\ntarget f32[8]\n";
-  const auto r = check_text(text);
-  ASSERT_EQ(r.correct.verdict, Verdict::refuted);
-  ASSERT_TRUE(r.correct.counterexample);
-  const auto& ce = *r.correct.counterexample;
-  EXPECT_EQ(ce.step, 1) << ce.to_string();
-  ASSERT_TRUE(ce.actual_global);
-  EXPECT_NE(*ce.actual_global, ce.expected_global);
-  const Plan plan = plan_of(text);
-  EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
-  EXPECT_FALSE(r.verified());
+  const auto ce = refuted_and_confirmed(text);
+  ASSERT_TRUE(ce);
+  EXPECT_EQ(ce->step, 1) << ce->to_string();
+  ASSERT_TRUE(ce->actual_global);
+  EXPECT_NE(*ce->actual_global, ce->expected_global);
 }
 
 TEST(CheckerHand, GatherThenSliceHasAPeak) {
@@ -239,12 +234,8 @@ TEST(CheckerHand, PaddedGatherInTheWrongOrderIsRefutedAndConfirmed) {
   const char* text =
       "mesh {x:2, y:2}\nsource f32[{x,y}5, 3]\nall_gather(dim=0, axes={x,y}, groups=[[2, 1, 0, 3]])\n"
       "target f32[5, 3]\n";
-  const auto r = check_text(text);
-  ASSERT_EQ(r.correct.verdict, Verdict::refuted);
-  ASSERT_TRUE(r.correct.counterexample);
-  const auto& ce = *r.correct.counterexample;
-  const Plan plan = plan_of(text);
-  EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
+  const auto ce = refuted_and_confirmed(text);
+  ASSERT_TRUE(ce);
 }
 
 /// The plan text of an all_gather over y on {x:a, y:b} with the groups written out, in

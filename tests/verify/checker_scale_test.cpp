@@ -102,17 +102,13 @@ TEST(CheckerScale, IrregularTableOf4096DevicesIsProvedTight) {
 
 TEST(CheckerScale, WrongIrregularTableIsRefutedAndConfirmed) {
   for (const int64_t devices : {1024, 4096}) {
+    SCOPED_TRACE(devices);
     const std::string text = irregular_gather(devices, true);
-    const auto r = check_text(text);
-    ASSERT_EQ(r.correct.verdict, Verdict::refuted) << devices << ": " << r.correct.detail;
-    ASSERT_TRUE(r.correct.counterexample);
-    const Counterexample& ce = *r.correct.counterexample;
-    EXPECT_EQ(ce.step, 1) << ce.to_string();
-    ASSERT_TRUE(ce.actual_global);
-    EXPECT_NE(*ce.actual_global, ce.expected_global);
-    const Plan plan = plan_of(text);
-    EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
-    EXPECT_FALSE(r.verified());
+    const auto ce = refuted_and_confirmed(text);
+    ASSERT_TRUE(ce);
+    EXPECT_EQ(ce->step, 1) << ce->to_string();
+    ASSERT_TRUE(ce->actual_global);
+    EXPECT_NE(*ce->actual_global, ce->expected_global);
   }
 }
 
@@ -150,16 +146,12 @@ TEST(CheckerScale, IrregularPairsOf4096DevicesAreProved) {
 
 TEST(CheckerScale, WrongIrregularPairsAreRefutedAndConfirmed) {
   for (const int64_t devices : {1024, 4096}) {
+    SCOPED_TRACE(devices);
     const std::string text = irregular_permute(devices, true);
-    const auto r = check_text(text);
-    ASSERT_EQ(r.correct.verdict, Verdict::refuted) << devices << ": " << r.correct.detail;
-    ASSERT_TRUE(r.correct.counterexample);
-    const Counterexample& ce = *r.correct.counterexample;
-    EXPECT_EQ(ce.step, 1) << ce.to_string();
-    EXPECT_TRUE(ce.device == 0 || ce.device == devices / 4) << ce.to_string();
-    const Plan plan = plan_of(text);
-    EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
-    EXPECT_FALSE(r.verified());
+    const auto ce = refuted_and_confirmed(text);
+    ASSERT_TRUE(ce);
+    EXPECT_EQ(ce->step, 1) << ce->to_string();
+    EXPECT_TRUE(ce->device == 0 || ce->device == devices / 4) << ce->to_string();
   }
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -115,6 +116,22 @@ inline std::string confirm_on_data(const Plan& plan, const TypedState& target, c
   if (ce.actual_global && !ce.actual_global->empty() && got != element_value(plan.source, *ce.actual_global))
     return "the interpreter finds " + std::to_string(got) + ", not the source element the counterexample names";
   return "";
+}
+
+/// Returns the G1 counterexample of the plan `text` (which names its target) after
+/// expecting G1 refuted and the interpreter to confirm the counterexample on data;
+/// nullopt (with a failure recorded) when there is none.
+inline std::optional<Counterexample> refuted_and_confirmed(std::string_view text) {
+  const auto r = check_text(text);
+  EXPECT_EQ(r.correct.verdict, Verdict::refuted) << r.correct.detail;
+  if (!r.correct.counterexample) {
+    ADD_FAILURE() << "no counterexample: " << r.correct.detail;
+    return std::nullopt;
+  }
+  const Counterexample& ce = *r.correct.counterexample;
+  const Plan plan = plan_of(text);
+  EXPECT_EQ(confirm_on_data(plan, {plan.mesh, *plan.target}, ce), "") << ce.to_string();
+  return ce;
 }
 
 }  // namespace redist::testing
