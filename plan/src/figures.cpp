@@ -63,15 +63,13 @@ BigInt uniform_bytes(const TypedState& before, const TypedState& after, const St
   return 0;
 }
 
-/// Bytes each device sends and receives in a transfer (its lowered sends; a box that
-/// stays moves nothing), by physical id.
-struct TransferBytes {
-  std::map<int64_t, BigInt> sent, received;
-};
-TransferBytes transfer_bytes(const TypedState& before, const TypedState& after, const Transfer& t) {
+}  // namespace
+
+TransferBytes transfer_bytes(const TypedState& before, const TypedState& after, const Transfer& t,
+                             const std::function<bool(const TransferBox&)>& counted) {
   TransferBytes out;
   for (const TransferBox& box : t.table ? *t.table : transfer_table(before, after)) {
-    if (box.from == box.to) continue;
+    if (box.from == box.to || (counted && !counted(box))) continue;
     BigInt bytes = elem_bytes(after.type.elem);
     for (int64_t e : box.extent) bytes *= e;
     out.sent[box.from] += bytes;
@@ -79,6 +77,8 @@ TransferBytes transfer_bytes(const TypedState& before, const TypedState& after, 
   }
   return out;
 }
+
+namespace {
 
 /// Max and total of the values of `m`.
 std::pair<BigInt, BigInt> max_total(const std::map<int64_t, BigInt>& m) {

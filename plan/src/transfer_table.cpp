@@ -3,10 +3,13 @@
 // comes from one holder of that source block: the receiver itself when it holds the
 // block (the piece stays, no message), else the holder that has sent the fewest
 // elements so far (ties: the earliest in source mesh order), so replicas of a block
-// share the sending. Each target element is listed exactly once.
+// share the sending; given a node size, holders on the receiver's node come first
+// (a replica next to the receiver instead of one across the slow link). Each target
+// element is listed exactly once.
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "redist/core/semantics.hpp"
 #include "redist/plan/lowered.hpp"
@@ -32,7 +35,7 @@ std::vector<Piece> pieces(int64_t start, int64_t size, int64_t local) {
 
 }  // namespace
 
-TransferTable transfer_table(const TypedState& before, const TypedState& after) {
+TransferTable transfer_table(const TypedState& before, const TypedState& after, int64_t node_size) {
   const DistType &src = before.type, &dst = after.type;
   const std::size_t rank = dst.rank();
   const auto src_local = local_shape(src);
@@ -70,7 +73,11 @@ TransferTable transfer_table(const TypedState& before, const TypedState& after) 
       if (std::find(from.begin(), from.end(), receiver) != from.end()) {
         t.from = receiver;
       } else {
-        t.from = *std::min_element(from.begin(), from.end(), [&](int64_t a, int64_t b) { return sent[a] < sent[b]; });
+        // Ordered by (off the receiver's node, sent so far): min_element keeps the first.
+        auto far = [&](int64_t d) { return node_size > 0 && d / node_size != receiver / node_size; };
+        t.from = *std::min_element(from.begin(), from.end(), [&](int64_t a, int64_t b) {
+          return std::make_pair(far(a), sent[a]) < std::make_pair(far(b), sent[b]);
+        });
         sent[t.from] += volume;
       }
       table.push_back(std::move(t));

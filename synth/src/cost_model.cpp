@@ -4,6 +4,7 @@
 #include "redist/synth/cost_model.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <type_traits>
 
 #include "permute_axes.hpp"
@@ -111,6 +112,37 @@ BigInt wire_bytes_of(CollectiveKind kind, int64_t g, const BigInt& buffer) {
   return 0;
 }
 
+/// The most bytes one device sends or receives in transfer `t` over the sends `counted`
+/// accepts.
+BigInt busiest(const TypedState& before, const TypedState& after, const Transfer& t,
+               const std::function<bool(const TransferBox&)>& counted) {
+  const TransferBytes bytes = transfer_bytes(before, after, t, counted);
+  BigInt most = 0;
+  for (const auto* side : {&bytes.sent, &bytes.received})
+    for (const auto& [device, b] : *side) most = std::max(most, b);
+  return most;
+}
+
+/// A transfer's cost: the transfer.link term over the busiest device's bytes across
+/// nodes plus the intra term over its bytes within one.
+StepCost transfer_cost(const CostModel& model, const TypedState& before, const TypedState& after, const Step& step) {
+  StepCost cost;
+  cost.kind = CollectiveKind::transfer;
+  const Transfer& t = std::get<Transfer>(step.op);
+  const int64_t n = model.transfer_node_size;
+  auto within = [n](const TransferBox& box) { return n > 0 && box.from / n == box.to / n; };
+  const BigInt across = busiest(before, after, t, [&](const TransferBox& box) { return !within(box); });
+  const BigInt near = n > 0 ? busiest(before, after, t, within) : BigInt(0);
+  cost.wire_bytes = busiest(before, after, t, nullptr);
+  cost.communicates = cost.wire_bytes > 0;
+  cost.group_size = cost.communicates ? 2 : 1;
+  cost.link = across > 0 ? model.transfer_link : LinkClass::intra;
+  if (across > 0)
+    cost.time_us += collective_time_us(cost.kind, 2, across.convert_to<double>(), model.link(model.transfer_link));
+  if (near > 0) cost.time_us += collective_time_us(cost.kind, 2, near.convert_to<double>(), model.intra);
+  return cost;
+}
+
 }  // namespace
 
 CostModel bytes_model() {
@@ -161,16 +193,7 @@ StepCost step_cost(const CostModel& model, const TypedState& before, const Typed
   StepCost cost;
   cost.kind = kind_of(step.op);
   if (cost.kind == CollectiveKind::local) return cost;
-  if (cost.kind == CollectiveKind::transfer) {  // the busiest device's sends or receipts, on transfer.link
-    const StepFigures f = step_figures(before, after, step);
-    const BigInt busiest = std::max(f.send_bytes_max, f.recv_bytes_max);
-    cost.link = model.transfer_link;
-    cost.group_size = busiest > 0 ? 2 : 1;
-    cost.wire_bytes = busiest;
-    cost.communicates = busiest > 0;
-    cost.time_us = collective_time_us(cost.kind, cost.group_size, busiest.convert_to<double>(), model.link(cost.link));
-    return cost;
-  }
+  if (cost.kind == CollectiveKind::transfer) return transfer_cost(model, before, after, step);
   const auto axes = step_link_axes(before, after, step);
   if (cost.kind == CollectiveKind::permute) cost.group_size = axes.empty() ? 1 : 2;
   else cost.group_size = group_size_of(step);

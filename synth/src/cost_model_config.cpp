@@ -66,8 +66,16 @@ class LineReader {
  private:
   Status read_speed(std::string_view cls, std::string_view field, std::string_view value, std::size_t key_at,
                     std::size_t value_at) {
-    if (cls == "transfer") {  // the class of the links between the meshes of a transfer
-      if (field != "link") return error(key_at + cls.size() + 1, fmt::format("unknown field '{}' (link)", field));
+    if (cls == "transfer") {  // the links between the meshes of a transfer, and nodes
+      if (field == "node_size") {
+        const auto number = positive_number(value);
+        if (!number || *number != static_cast<double>(static_cast<int64_t>(*number)) || *number > 9.2e18)
+          return error(value_at, fmt::format("expected a positive whole number of devices, got '{}'", value));
+        model_.transfer_node_size = static_cast<int64_t>(*number);
+        return Ok{};
+      }
+      if (field != "link")
+        return error(key_at + cls.size() + 1, fmt::format("unknown field '{}' (link or node_size)", field));
       if (value == "intra") model_.transfer_link = LinkClass::intra;
       else if (value == "inter") model_.transfer_link = LinkClass::inter;
       else return error(value_at, fmt::format("expected 'intra' or 'inter', got '{}'", value));

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "redist/plan/lowered.hpp"
 #include "redist/synth/mesh_change.hpp"
 
 namespace redist {
@@ -12,7 +13,8 @@ bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh) {
   return src_mesh.device_ids() != dst_mesh.device_ids();
 }
 
-Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst) {
+Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
+                             int64_t node_size) {
   if (auto s = validate(src, src_mesh); !s) return invalid_error("source: " + s.error().message);
   if (auto s = validate(dst, dst_mesh); !s) return invalid_error("target: " + s.error().message);
   if (auto s = same_array(src, dst); !s) return s.error();
@@ -37,7 +39,14 @@ Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Me
     if (auto s = local_step(dst_mesh, "the target"); !s) return s.error();
     plan.steps.emplace_back(AddPending{dst.reduce_axes, dst.reduce_op});
   }
-  if (auto typed = type_plan(plan); !typed) return typed.error();
+  auto typed = type_plan(plan);
+  if (!typed) return typed.error();
+  if (node_size > 0) {  // senders on the receiver's node, listed where they differ
+    const std::size_t k = src.reduce_axes.empty() ? 0 : 1;  // the transfer's index
+    const TypedState before = k == 0 ? TypedState{src_mesh, src} : (*typed)[k - 1];
+    TransferTable near = transfer_table(before, (*typed)[k], node_size);
+    if (near != transfer_table(before, (*typed)[k])) std::get<Transfer>(plan.steps[k].op).table = std::move(near);
+  }
   return plan;
 }
 

@@ -42,8 +42,8 @@ std::optional<Error> input_problem(const CostModel& model, const Mesh& src_mesh,
 
 Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, const DistType& src,
                                  const Mesh& dst_mesh, const DistType& dst, const OptimalOptions& options) {
-  if (other_device_sets(src_mesh, dst_mesh)) {  // one plan: its senders are spread by the lowering
-    auto plan = device_set_plan(src_mesh, src, dst_mesh, dst);
+  if (other_device_sets(src_mesh, dst_mesh)) {  // one plan: senders on the receiver's node, spread
+    auto plan = device_set_plan(src_mesh, src, dst_mesh, dst, model.transfer_node_size);
     if (!plan) return plan.error();
     if (options.budget_bytes && BigInt(*options.budget_bytes) < std::max(local_bytes(src), local_bytes(dst)))
       return Error{Error::Kind::no_plan,

@@ -10,6 +10,8 @@
 #include "anchors.hpp"
 #include "harness.hpp"
 #include "redist/synth/baselines.hpp"
+#include "redist/synth/cost_model.hpp"
+#include "redist/synth/synthesize.hpp"
 
 namespace redist::mpi::testing {
 namespace {
@@ -94,6 +96,30 @@ TEST(MpiRuntimeAnchors, EveryDeviceSetCaseOfThisSize) {
   // Every case runs in one of the jobs: 11 need 8 ranks, overlapping_shifted 6, pending_sum_target 4.
   if (world_size() == 8) EXPECT_EQ(ran, 11);
   if (world_size() == 6 || world_size() == 4) EXPECT_EQ(ran, 1);
+}
+
+// Senders on the receiver's node (cost model transfer.node_size): the source is
+// replicated over dp, one replica on each node of 4 ranks; every receiver reads from
+// the replica on its own node, by an explicit table that the runtime follows.
+TEST(MpiRuntimeAnchors, NodeAwareSendersRunOverTheRanks) {
+  if (world_size() != 8) GTEST_SKIP() << "needs 8 ranks";
+  const auto mesh = parse_mesh("{dp:2, fsdp:2} devices=[0,1,4,5]");
+  const auto target_mesh = parse_mesh("{tp:4} devices=[2,3,6,7]");
+  ASSERT_TRUE(mesh.ok() && target_mesh.ok());
+  const auto src = parse_type("f32[{fsdp}8, 12]", *mesh);
+  const auto dst = parse_type("f32[8, {tp}12]", *target_mesh);
+  ASSERT_TRUE(src.ok() && dst.ok());
+  CostModel model;
+  model.transfer_node_size = 4;
+  SynthOptions options;
+  options.cost_model = &model;
+  auto plan = synthesize(*mesh, *src, *target_mesh, *dst, options);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  const auto& transfer = std::get<Transfer>(plan->steps.at(0).op);
+  ASSERT_TRUE(transfer.table.has_value());
+  EXPECT_EQ(transfer.table->size(), 8u);  // 4 receivers x 2 row blocks
+  for (const auto& box : *transfer.table) EXPECT_EQ(box.from / 4, box.to / 4) << box.from << " -> " << box.to;
+  EXPECT_EQ(run_and_compare(*plan), "");
 }
 
 }  // namespace

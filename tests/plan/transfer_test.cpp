@@ -140,5 +140,56 @@ TEST(TransferFigures, ReceivedIsTheLowerBoundAndPricedOnTheTransferLink) {
   EXPECT_FALSE(parse_cost_model("transfer.speed = inter\n").ok());
 }
 
+// Nodes (transfer.node_size): {dp:2, fsdp:2} on ranks 0,1 | 4,5 (one replica per node
+// of 4) to {tp:4} on 2,3 | 6,7. Spread without nodes, receiver 3 reads row block 0 from
+// 4 and block 1 from 5, across nodes; with nodes every receiver reads its own node's
+// replica, and the cost model prices the sends within a node on the intra class.
+const std::string kNodes =
+    "mesh {dp:2, fsdp:2} devices=[0,1,4,5]\n"
+    "source f32[{fsdp}8, 12]\n"
+    "transfer(mesh={tp:4} devices=[2,3,6,7], to=f32[8, {tp}12])\n";
+
+TEST(TransferNodes, SendersOnTheReceiversNode) {
+  const Plan plan = parsed(kNodes);
+  auto states = type_plan(plan);
+  ASSERT_TRUE(states.ok());
+  const TypedState before{plan.mesh, plan.source};
+  std::map<std::pair<int64_t, int64_t>, int64_t> spread, near;  // (receiver, row start) -> sender
+  for (const auto& box : transfer_table(before, (*states)[0])) spread[{box.to, box.dst_start[0]}] = box.from;
+  for (const auto& box : transfer_table(before, (*states)[0], 4)) near[{box.to, box.dst_start[0]}] = box.from;
+  const std::map<std::pair<int64_t, int64_t>, int64_t> spread_expected{
+      {{2, 0}, 0}, {{2, 4}, 1}, {{3, 0}, 4}, {{3, 4}, 5}, {{6, 0}, 0}, {{6, 4}, 1}, {{7, 0}, 4}, {{7, 4}, 5}};
+  const std::map<std::pair<int64_t, int64_t>, int64_t> near_expected{
+      {{2, 0}, 0}, {{2, 4}, 1}, {{3, 0}, 0}, {{3, 4}, 1}, {{6, 0}, 4}, {{6, 4}, 5}, {{7, 0}, 4}, {{7, 4}, 5}};
+  EXPECT_EQ(spread, spread_expected);
+  EXPECT_EQ(near, near_expected);
+}
+
+TEST(TransferNodes, SendsWithinANodeArePricedOnTheIntraClass) {
+  Plan spread = parsed(kNodes);
+  auto states = type_plan(spread);
+  ASSERT_TRUE(states.ok());
+  Plan near = spread;
+  std::get<Transfer>(near.steps[0].op).table = transfer_table({spread.mesh, spread.source}, (*states)[0], 4);
+  auto model = parse_cost_model("transfer.node_size = 4\n");
+  ASSERT_TRUE(model.ok()) << model.error().to_string();
+  EXPECT_EQ(model->transfer_node_size, 4);
+  // Each receiver gets 2 boxes of 4 x 3 f32 (96 bytes). Spread: 3 and 6 get both
+  // across, 2 and 7 both within: 96 bytes across and 96 within on the busiest devices.
+  // Near: all within.
+  auto spread_cost = plan_cost(*model, spread), near_cost = plan_cost(*model, near);
+  ASSERT_TRUE(spread_cost.ok() && near_cost.ok());
+  EXPECT_DOUBLE_EQ(spread_cost->time_us, (5 + 96 / 25e3) + (1 + 96 / 300e3));
+  EXPECT_EQ(spread_cost->steps[0].link, LinkClass::inter);
+  EXPECT_DOUBLE_EQ(near_cost->time_us, 1 + 96 / 300e3);
+  EXPECT_EQ(near_cost->steps[0].link, LinkClass::intra);
+  EXPECT_EQ(near_cost->steps[0].wire_bytes, 96);
+  // Without nodes both tables cost the transfer.link term of the busiest device.
+  EXPECT_DOUBLE_EQ(plan_cost(CostModel{}, near)->time_us, 5 + 96 / 25e3);
+  for (const char* bad : {"transfer.node_size = 0\n", "transfer.node_size = 2.5\n", "transfer.node_size = -4\n",
+                          "transfer.node_size = many\n"})
+    EXPECT_FALSE(parse_cost_model(bad).ok()) << bad;
+}
+
 }  // namespace
 }  // namespace redist

@@ -14,6 +14,8 @@
 //   (g-1)/g*B (docs/notation.md "Padded dims").
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -64,6 +66,15 @@ inline constexpr int64_t kMaxEnumeratedDevices = int64_t{1} << 22;
 /// count; one that must be enumerated on more than kMaxEnumeratedDevices devices is
 /// counted as moving every device (an upper bound).
 StepFigures step_figures(const TypedState& before, const TypedState& after, const Step& step);
+
+/// Bytes each device sends and receives in the transfer `t` from `before` to `after`
+/// (its lowered sends; a box that stays on its device moves nothing), by physical id;
+/// only the sends `counted` accepts, when given.
+struct TransferBytes {
+  std::map<int64_t, BigInt> sent, received;
+};
+TransferBytes transfer_bytes(const TypedState& before, const TypedState& after, const Transfer& t,
+                             const std::function<bool(const TransferBox&)>& counted = nullptr);
 
 /// Bytes physical device `device` receives in `step` taking `before` to `after`.
 BigInt device_recv_bytes(const TypedState& before, const TypedState& after, const Step& step, int64_t device);

@@ -178,8 +178,10 @@ std::vector<PermuteMove> permute_moves(const TypedState& before, const TypedStat
 /// The sends of a transfer from `before` to `after` (another device set): each target
 /// device's box cut along the source blocks, each piece once, kept where the receiver
 /// holds it, else sent by the holder of that block that has sent the least so far
-/// (replicas share the load). Enumerates the devices of both meshes.
-TransferTable transfer_table(const TypedState& before, const TypedState& after);
+/// (replicas share the load). With `node_size` > 0 devices d and e share a node when
+/// d / node_size == e / node_size, and a holder on the receiver's node is taken before
+/// any other (the least loaded of them). Enumerates the devices of both meshes.
+TransferTable transfer_table(const TypedState& before, const TypedState& after, int64_t node_size = 0);
 
 /// The lowered form of `step` going from `before` to `after` (as typed by apply_step).
 LoweredStep lower_step(const TypedState& before, const TypedState& after, const Step& step);

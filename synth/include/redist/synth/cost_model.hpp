@@ -10,7 +10,11 @@
 // for an all_reduce, 1 for a collective_permute and 0 for an all_slice (local). A
 // transfer between device sets takes latency + W / bandwidth, W the most bytes one
 // device sends or receives over its lowered sends, on the class `transfer.link` (the
-// links between the two meshes; inter-node unless configured). A
+// links between the two meshes; inter-node unless configured). Given nodes
+// (`transfer.node_size = n`: devices d and e share a node when d / n == e / n), the
+// sends within a node are charged apart on the intra class: time = the transfer.link
+// term over the busiest device's sends across nodes + the intra term over its sends
+// within one, and the planner takes a replica on the receiver's node first. A
 // step that communicates nothing (a group of one device, a permute that moves no
 // device) costs 0. A plan's modeled time is the sum over its steps.
 //
@@ -21,6 +25,7 @@
 //   inter.bandwidth_gbps = 25  # class speeds (defaults: intra 300 GB/s and 1 us,
 //   inter.latency_us = 5       #                inter 25 GB/s and 5 us)
 //   transfer.link = inter      # links between the meshes of a transfer (default inter)
+//   transfer.node_size = 8     # devices 0-7, 8-15, ... share a node (default: no nodes)
 // Heavy header (big integers): include it only where costs are computed.
 
 #include <cstdint>
@@ -54,6 +59,9 @@ struct CostModel {
   std::map<std::string, LinkClass, std::less<>> axis_class;
   /// The class of the links between the two meshes of a transfer between device sets.
   LinkClass transfer_link = LinkClass::inter;
+  /// Devices d and e are on one node when d / transfer_node_size == e / transfer_node_size;
+  /// 0: no nodes (every send of a transfer on transfer_link).
+  int64_t transfer_node_size = 0;
 
   /// The class of the mesh axis `axis`.
   LinkClass class_of(std::string_view axis) const;

@@ -20,8 +20,11 @@ bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh);
 /// `transfer` of point-to-point sends, preceded by an all_reduce of the source's
 /// pending reductions and followed by an add_pending of the target's. Errors: invalid
 /// types or other arrays (invalid), pending reductions on a mesh over ids other than
-/// 0..N-1 (unsupported).
-Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst);
+/// 0..N-1 (unsupported). With `node_size` > 0 (the cost model's transfer.node_size)
+/// the transfer lists its sends (transfer_table with nodes) where a replica on the
+/// receiver's node changes a sender; otherwise the lowering chooses them.
+Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
+                             int64_t node_size = 0);
 
 /// True when the pair needs the rewrite: the meshes differ in their axes or are not
 /// both over devices 0..N-1.
