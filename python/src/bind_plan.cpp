@@ -10,6 +10,7 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <iterator>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -160,6 +161,8 @@ void bind_plan(nb::module_& m) {
                   "A model from config text (`x = inter`, `inter.bandwidth_gbps = 25`, ...).")
       .def_rw("intra", &CostModel::intra)
       .def_rw("inter", &CostModel::inter)
+      .def_rw("transfer_node_size", &CostModel::transfer_node_size,
+              "Devices d and e share a node when d // n == e // n (0: no nodes); docs/cost_model.md.")
       .def_prop_ro("inter_axes", [](const CostModel& c) {
             std::vector<std::string> out;
             for (const auto& [name, cls] : c.axis_class)
@@ -179,7 +182,8 @@ void bind_plan(nb::module_& m) {
   nb::class_<StepCost>(m, "StepCost", "Modeled cost of one step.")
       .def_prop_ro("kind", [](const StepCost& c) {
             static const char* names[] = {"local", "all_gather", "reduce_scatter", "all_to_all", "all_reduce",
-                                          "permute"};
+                                          "permute", "transfer"};
+            static_assert(std::size(names) == static_cast<std::size_t>(CollectiveKind::transfer) + 1);
             return std::string(names[static_cast<int>(c.kind)]);
           })
       .def_ro("time_us", &StepCost::time_us)

@@ -178,6 +178,22 @@ def test_optimal_and_baselines():
                                 redist.parse_mesh(MESH), redist.parse_type(DST, redist.parse_mesh(MESH)))
 
 
+def test_transfer_senders_on_the_receivers_node():
+    # {dp:2, fsdp:2} on ranks 0,1 | 4,5 to {tp:4} on 2,3 | 6,7, nodes of 4 devices: every
+    # receiver reads from the replica on its own node, priced on the intra class.
+    args = ("{dp:2, fsdp:2} devices=[0,1,4,5]", "f32[{fsdp}8, 12]", "f32[8, {tp}12]")
+    nodes = redist.CostModel.parse("transfer.node_size = 4\n")
+    assert nodes.transfer_node_size == 4
+    near = redist.plan(*args, target_mesh="{tp:4} devices=[2,3,6,7]", cost_model=nodes)
+    spread = redist.plan(*args, target_mesh="{tp:4} devices=[2,3,6,7]")
+    assert "sends=" in str(near) and "sends=" not in str(spread)
+    cost = near.cost(nodes)
+    assert [(s.kind, s.link) for s in cost.steps] == [("transfer", "intra")]
+    assert cost.time_us == pytest.approx(1 + 96 / 300e3)
+    assert spread.cost(nodes).time_us == pytest.approx((5 + 96 / 25e3) + (1 + 96 / 300e3))
+    assert redist.check(near).verified
+
+
 def test_budget_errors_and_scope():
     with pytest.raises(redist.NoPlanError) as info:
         redist.plan(MESH, SRC, DST, budget=32)
