@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <iterator>
 #include <limits>
 #include <span>
+
+#include <fmt/format.h>
 
 namespace redist {
 
@@ -69,7 +72,7 @@ class LineParser {
 
   /// A parse error at `position` with the line prefix.
   Error error(std::size_t position, const std::string& message) const {
-    return parse_error(position, "line " + std::to_string(line_) + ": " + message);
+    return parse_error(position, fmt::format("line {}: {}", line_, message));
   }
 
   /// Skips spaces and tabs; returns true when the line has nothing more.
@@ -88,13 +91,13 @@ class LineParser {
   /// Ok after consuming `c`, else an error saying what was expected.
   Status expect(char c) {
     if (consume(c)) return Ok{};
-    return error(pos_, std::string("expected '") + c + "' " + found());
+    return error(pos_, fmt::format("expected '{}' {}", c, found()));
   }
 
   /// Ok when only spaces remain on the line; `after` names what came before.
   Status expect_end(const std::string& after) {
     if (at_end()) return Ok{};
-    return error(pos_, "unexpected '" + std::string(text_.substr(pos_, end_ - pos_)) + "' after " + after);
+    return error(pos_, fmt::format("unexpected '{}' after {}", text_.substr(pos_, end_ - pos_), after));
   }
 
   /// An identifier ([A-Za-z_][A-Za-z0-9_]*) at the cursor; empty when there is none.
@@ -115,7 +118,7 @@ class LineParser {
     const bool negative = pos_ < end_ && text_[pos_] == '-';
     if (negative) ++pos_;
     if (pos_ >= end_ || !std::isdigit(static_cast<unsigned char>(text_[pos_])))
-      return error(start, "expected an integer " + found());
+      return error(start, fmt::format("expected an integer {}", found()));
     int64_t value = 0;
     while (pos_ < end_ && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
       const int digit = text_[pos_] - '0';
@@ -125,7 +128,7 @@ class LineParser {
     }
     if (negative) value = -value;
     if (value < min)
-      return error(start, "expected an integer >= " + std::to_string(min) + ", got " + std::to_string(value));
+      return error(start, fmt::format("expected an integer >= {}, got {}", min, value));
     return value;
   }
 
@@ -251,13 +254,13 @@ class LineParser {
   /// "but found 'c'" or "at the end of the line", for messages.
   std::string found() {
     if (at_end()) return "at the end of the line";
-    return std::string("but found '") + text_[pos_] + "'";
+    return fmt::format("but found '{}'", text_[pos_]);
   }
 
   /// A core error about rest() made relative to the whole text, with the line prefix.
   Error shifted(Error e) const {
     e.position = e.position == Error::npos ? pos_ : pos_ + e.position;
-    e.message = "line " + std::to_string(line_) + ": " + e.message;
+    e.message = fmt::format("line {}: {}", line_, e.message);
     return e;
   }
 
@@ -266,9 +269,9 @@ class LineParser {
     at_end();
     const std::size_t start = pos_;
     const std::string name(identifier());
-    if (name.empty()) return error(start, "expected an axis name " + found());
+    if (name.empty()) return error(start, fmt::format("expected an axis name {}", found()));
     const auto index = mesh.axis_index(name);
-    if (!index) return error(start, "unknown axis '" + name + "' (the mesh is " + to_string(mesh) + ")");
+    if (!index) return error(start, fmt::format("unknown axis '{}' (the mesh is {})", name, to_string(mesh)));
     if (!consume(':')) return AxisRef{name, 1, mesh.axis_size(*index), false};
     if (auto s = expect('('); !s) return s.error();
     auto pre = integer(1);
@@ -292,7 +295,7 @@ Status parse_value(LineParser& p, std::string_view key, const Mesh& mesh, StepFi
     auto value = p.integer();
     if (!value) return value.error();
     if (*value < std::numeric_limits<int>::min() || *value > std::numeric_limits<int>::max())
-      return p.error(start, std::string(key) + " " + std::to_string(*value) + " is out of range");
+      return p.error(start, fmt::format("{} {} is out of range", key, *value));
     (key == "dim" ? fields.dim : key == "src" ? fields.src : fields.dst) = *value;
   } else if (key == "axes") {
     auto axes = p.axes(mesh);
@@ -304,7 +307,7 @@ Status parse_value(LineParser& p, std::string_view key, const Mesh& mesh, StepFi
     if (name == "sum") fields.op = ReduceOp::sum;
     else if (name == "max") fields.op = ReduceOp::max;
     else if (name == "min") fields.op = ReduceOp::min;
-    else return p.error(start, "unknown reduction op '" + std::string(name) + "' (expected sum, max or min)");
+    else return p.error(start, fmt::format("unknown reduction op '{}' (expected sum, max or min)", name));
   } else if (key == "to") {
     auto type = p.type(mesh);
     if (!type) return type.error();
@@ -350,9 +353,10 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
   const auto kind =
       std::find_if(kStepKinds.begin(), kStepKinds.end(), [&](const StepKind& k) { return k.name == name; });
   if (kind == kStepKinds.end())
-    return p.error(name_pos, "unknown step '" + std::string(name) +
-                                 "' (expected all_slice, all_gather, all_to_all, collective_permute, reduce_scatter, "
-                                 "all_reduce, add_pending, transfer, or target)");
+    return p.error(name_pos, fmt::format("unknown step '{}' (expected all_slice, all_gather, all_to_all, "
+                                         "collective_permute, reduce_scatter, all_reduce, add_pending, transfer, or "
+                                         "target)",
+                                         name));
   std::vector<std::string_view> allowed;
   for (auto k : kind->keys)
     if (!k.empty()) allowed.push_back(k);
@@ -370,8 +374,8 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
   auto next_move = [&]() -> Status {
     for (auto k : kind->keys)
       if (!fields.has(k))
-        return p.error(p.pos() - 1, "move " + std::to_string(fields.moves.size() + 1) + " of the all_to_all is missing the key " +
-                                        std::string(k) + "=");
+        return p.error(p.pos() - 1, fmt::format("move {} of the all_to_all is missing the key {}=",
+                                                fields.moves.size() + 1, k));
     fields.moves.push_back({static_cast<int>(*fields.src), static_cast<int>(*fields.dst), std::move(*fields.axes)});
     fields.src.reset();
     fields.dst.reset();
@@ -383,14 +387,11 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
       p.at_end();
       const std::size_t key_pos = p.pos();
       const std::string_view key = p.identifier();
-      if (key.empty()) return p.error(key_pos, "expected a key such as " + std::string(allowed.front()) + "=");
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        std::string list;
-        for (auto k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
-        return p.error(key_pos, "unknown key '" + std::string(key) + "' for " + std::string(name) + " (expected " +
-                                    list + ")");
-      }
-      if (fields.has(key)) return p.error(key_pos, "key '" + std::string(key) + "' given twice");
+      if (key.empty()) return p.error(key_pos, fmt::format("expected a key such as {}=", allowed.front()));
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        return p.error(key_pos,
+                       fmt::format("unknown key '{}' for {} (expected {})", key, name, fmt::join(allowed, ", ")));
+      if (fields.has(key)) return p.error(key_pos, fmt::format("key '{}' given twice", key));
       if (auto s = p.expect('='); !s) return s.error();
       // A transfer's type is on its new mesh, which must come first.
       const bool on_new_mesh = kind->name == "transfer" && key == "to";
@@ -406,7 +407,7 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
   const std::size_t close = p.pos() - 1;
   for (auto k : kind->keys)
     if (!k.empty() && !fields.has(k))
-      return p.error(close, std::string(name) + " is missing the key " + std::string(k) + "=");
+      return p.error(close, fmt::format("{} is missing the key {}=", name, k));
   if (auto s = p.expect_end("the step"); !s) return s.error();
   Step step{make_op(name, fields), std::move(fields.groups), std::move(fields.pairs)};
   return step;
@@ -419,9 +420,8 @@ enum class Stage { mesh, source, steps, done };
 Status parse_line(LineParser& p, Stage& stage, Plan& plan, Mesh& mesh) {
   const std::size_t start = p.pos();
   const std::string_view word = p.identifier();
-  const std::string quoted = "'" + std::string(word) + "'";
   if (stage == Stage::mesh) {
-    if (word != "mesh") return p.error(start, "expected 'mesh {...}' first, got " + quoted);
+    if (word != "mesh") return p.error(start, fmt::format("expected 'mesh {{...}}' first, got '{}'", word));
     auto m = p.mesh();
     if (!m) return m.error();
     if (auto s = p.expect_end("the mesh"); !s) return s;
@@ -430,7 +430,7 @@ Status parse_line(LineParser& p, Stage& stage, Plan& plan, Mesh& mesh) {
     return Ok{};
   }
   if (stage == Stage::source) {
-    if (word != "source") return p.error(start, "expected 'source <type>' after the mesh, got " + quoted);
+    if (word != "source") return p.error(start, fmt::format("expected 'source <type>' after the mesh, got '{}'", word));
     auto t = p.type(mesh);
     if (!t) return t.error();
     if (auto s = p.expect_end("the source type"); !s) return s;
@@ -440,7 +440,8 @@ Status parse_line(LineParser& p, Stage& stage, Plan& plan, Mesh& mesh) {
   }
   if (stage == Stage::done) return p.error(start, "nothing may follow the target");
   if (word.empty()) return p.error(start, "expected a step or 'target'");
-  if (word == "mesh" || word == "source") return p.error(start, quoted + " may only be given once, at the start");
+  if (word == "mesh" || word == "source")
+    return p.error(start, fmt::format("'{}' may only be given once, at the start", word));
   if (word == "target") {
     auto t = p.type(mesh);
     if (!t) return t.error();
@@ -460,9 +461,7 @@ Status parse_line(LineParser& p, Stage& stage, Plan& plan, Mesh& mesh) {
 
 /// `[0, 1, 2]`.
 std::string int_list(std::span<const int64_t> ids) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + std::to_string(ids[i]);
-  return out + "]";
+  return fmt::format("[{}]", fmt::join(ids, ", "));
 }
 
 /// The keys of a step's op, as written between its parentheses.
@@ -472,20 +471,24 @@ struct OpFields {
   std::string operator()(const AllToAll& s) const {
     std::string out;
     for (const auto& m : s.moves)
-      out += (out.empty() ? "" : "; ") + ("src=" + std::to_string(m.src_dim) + ", dst=" + std::to_string(m.dst_dim) +
-                                          ", axes=" + axes_text(m.axes));
+      fmt::format_to(std::back_inserter(out), "{}src={}, dst={}, axes={}", out.empty() ? "" : "; ", m.src_dim,
+                     m.dst_dim, axes_text(m.axes));
     return out;
   }
   std::string operator()(const CollectivePermute& s) const {
-    return "to=" + to_string(s.to) + (s.to_mesh ? ", mesh=" + to_string(*s.to_mesh) : "");
+    std::string out = fmt::format("to={}", to_string(s.to));
+    if (s.to_mesh) fmt::format_to(std::back_inserter(out), ", mesh={}", to_string(*s.to_mesh));
+    return out;
   }
   std::string operator()(const ReduceScatter& s) const { return dim_axes(s.dim, s.axes); }
-  std::string operator()(const AllReduce& s) const { return "axes=" + axes_text(s.axes); }
+  std::string operator()(const AllReduce& s) const { return fmt::format("axes={}", axes_text(s.axes)); }
   std::string operator()(const AddPending& s) const {
-    return "axes=" + axes_text(s.axes) + ", op=" + std::string(reduce_op_name(s.op));
+    return fmt::format("axes={}, op={}", axes_text(s.axes), reduce_op_name(s.op));
   }
   std::string operator()(const Transfer& s) const {
-    return "mesh=" + to_string(s.to_mesh) + ", to=" + to_string(s.to) + (s.table ? ", sends=" + sends_text(*s.table) : "");
+    std::string out = fmt::format("mesh={}, to={}", to_string(s.to_mesh), to_string(s.to));
+    if (s.table) fmt::format_to(std::back_inserter(out), ", sends={}", sends_text(*s.table));
+    return out;
   }
 
   /// `[(from, to, [src_start], [dst_start], [extent]), ...]`.
@@ -493,14 +496,14 @@ struct OpFields {
     std::string out = "[";
     for (std::size_t i = 0; i < table.size(); ++i) {
       const auto& t = table[i];
-      out += (i ? ", (" : "(") + std::to_string(t.from) + ", " + std::to_string(t.to) + ", " + int_list(t.src_start) +
-             ", " + int_list(t.dst_start) + ", " + int_list(t.extent) + ")";
+      fmt::format_to(std::back_inserter(out), "{}({}, {}, {}, {}, {})", i ? ", " : "", t.from, t.to,
+                     int_list(t.src_start), int_list(t.dst_start), int_list(t.extent));
     }
     return out + "]";
   }
 
   static std::string dim_axes(int dim, const Axes& axes) {
-    return "dim=" + std::to_string(dim) + ", axes=" + axes_text(axes);
+    return fmt::format("dim={}, axes={}", dim, axes_text(axes));
   }
   static std::string axes_text(const Axes& axes) { return to_string(std::span<const AxisRef>(axes));
   }
@@ -526,24 +529,26 @@ Result<Plan> parse_plan(std::string_view text) {
     if (newline == std::string_view::npos) break;
     begin = newline + 1;
   }
-  const std::string where = "line " + std::to_string(line) + ": ";
-  if (stage == Stage::mesh) return parse_error(text.size(), where + "the plan is empty; expected 'mesh {...}' first");
-  if (stage == Stage::source) return parse_error(text.size(), where + "expected 'source <type>' after the mesh");
+  if (stage == Stage::mesh)
+    return parse_error(text.size(), fmt::format("line {}: the plan is empty; expected 'mesh {{...}}' first", line));
+  if (stage == Stage::source)
+    return parse_error(text.size(), fmt::format("line {}: expected 'source <type>' after the mesh", line));
   return plan;
 }
 
 std::string to_string(const Step& step) {
-  std::string out = std::string(step_name(step.op)) + "(" + std::visit(OpFields{}, step.op);
+  std::string out = fmt::format("{}({}", step_name(step.op), std::visit(OpFields{}, step.op));
   if (step.groups) {
     out += ", groups=[";
-    for (std::size_t i = 0; i < step.groups->size(); ++i) out += (i ? ", " : "") + int_list((*step.groups)[i]);
+    for (std::size_t i = 0; i < step.groups->size(); ++i)
+      fmt::format_to(std::back_inserter(out), "{}{}", i ? ", " : "", int_list((*step.groups)[i]));
     out += "]";
   }
   if (step.pairs) {
     out += ", pairs=[";
     for (std::size_t i = 0; i < step.pairs->size(); ++i) {
       const auto& [source, target] = (*step.pairs)[i];
-      out += (i ? ", (" : "(") + std::to_string(source) + ", " + std::to_string(target) + ")";
+      fmt::format_to(std::back_inserter(out), "{}({}, {})", i ? ", " : "", source, target);
     }
     out += "]";
   }
@@ -551,9 +556,9 @@ std::string to_string(const Step& step) {
 }
 
 std::string to_string(const Plan& plan) {
-  std::string out = "mesh " + to_string(plan.mesh) + "\nsource " + to_string(plan.source) + "\n";
-  for (const auto& step : plan.steps) out += to_string(step) + "\n";
-  if (plan.target) out += "target " + to_string(*plan.target) + "\n";
+  std::string out = fmt::format("mesh {}\nsource {}\n", to_string(plan.mesh), to_string(plan.source));
+  for (const auto& step : plan.steps) fmt::format_to(std::back_inserter(out), "{}\n", to_string(step));
+  if (plan.target) fmt::format_to(std::back_inserter(out), "target {}\n", to_string(*plan.target));
   return out;
 }
 

@@ -7,6 +7,8 @@
 #include <span>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "redist/plan/plan_text.hpp"
 
 namespace redist {
@@ -15,12 +17,11 @@ namespace {
 
 using Axes = std::vector<AxisRef>;
 
-std::string num(int64_t value) { return std::to_string(value); }
 std::string text(const Axes& axes) { return to_string(std::span<const AxisRef>(axes)); }
 
 /// `error` with `prefix` put before its message.
 Error prefixed(Error error, const std::string& prefix) {
-  error.message = prefix + error.message;
+  error.message = fmt::format("{}{}", prefix, error.message);
   return error;
 }
 
@@ -28,8 +29,9 @@ Error prefixed(Error error, const std::string& prefix) {
 /// Ok when `mesh` is over devices 0..N-1: plans run on compact meshes (docs/meshes.md).
 Status check_compact(const Mesh& mesh) {
   if (mesh.compact()) return Ok{};
-  return unsupported_error("the mesh " + to_string(mesh) + " is over device ids other than 0.." +
-                           std::to_string(mesh.num_devices() - 1) + "; plans run on meshes over devices 0..N-1");
+  return unsupported_error(
+      fmt::format("the mesh {} is over device ids other than 0..{}; plans run on meshes over devices 0..N-1",
+                  to_string(mesh), mesh.num_devices() - 1));
 }
 
 Status check_refs(const Mesh& mesh, const Axes& axes) {
@@ -42,7 +44,7 @@ Status check_refs(const Mesh& mesh, const Axes& axes) {
 /// Ok when `dim` indexes a dim of `type`; `role` names it in the message ("dim", "src").
 Status check_dim(const DistType& type, int dim, const std::string& role) {
   if (dim < 0 || static_cast<std::size_t>(dim) >= type.rank())
-    return invalid_error(role + " " + num(dim) + " is out of range for rank " + num(static_cast<int64_t>(type.rank())));
+    return invalid_error(fmt::format("{} {} is out of range for rank {}", role, dim, type.rank()));
   return Ok{};
 }
 
@@ -51,8 +53,9 @@ Status check_unpadded(const DistType& type, int dim) {
   const Dim& d = type.dims[dim];
   const int64_t tiles = tile_count(d);
   if (d.global % tiles != 0)
-    return unsupported_error("dim " + num(dim) + " is padded (global " + num(d.global) + " over " + num(tiles) +
-                             " tiles); steps on non-divisible dims are not supported yet");
+    return unsupported_error(fmt::format(
+        "dim {} is padded (global {} over {} tiles); steps on non-divisible dims are not supported yet", dim, d.global,
+        tiles));
   return Ok{};
 }
 
@@ -65,18 +68,17 @@ Status check_nests(const Dim& coarse, const Dim& fine, int dim, const std::strin
   const int64_t n = coarse.global, rest = tile_count(coarse), tiles = tile_count(fine);
   if (tiles_nest(n, rest, tiles)) return Ok{};
   const int64_t chunk = (n + tiles - 1) / tiles, result = (n + rest - 1) / rest;
-  return unsupported_error("dim " + num(dim) + " is padded (global " + num(n) + " over " + num(tiles) +
-                           " tiles) and " + step + " between " + num(rest) + " blocks of " + num(result) + " and " +
-                           num(tiles) + " blocks of " + num(chunk) + " does not nest (" + num(tiles / rest) + " x " +
-                           num(chunk) + " != " + num(result) +
-                           "); only moves to or from the whole dim or between nesting tilings are supported");
+  return unsupported_error(fmt::format(
+      "dim {} is padded (global {} over {} tiles) and {} between {} blocks of {} and {} blocks of {} does not nest "
+      "({} x {} != {}); only moves to or from the whole dim or between nesting tilings are supported",
+      dim, n, tiles, step, rest, result, tiles, chunk, tiles / rest, chunk, result));
 }
 
 /// Ok when `a` and `b` may coexist in one type; `where` says where `b` is used.
 Status check_compatible(const AxisRef& a, const AxisRef& b, const std::string& where) {
   if (compatible(a, b)) return Ok{};
-  const std::string relation = overlaps(a, b) ? " overlaps " : " does not nest with ";
-  return invalid_error("axis " + to_string(a) + relation + to_string(b) + " " + where);
+  const char* relation = overlaps(a, b) ? "overlaps" : "does not nest with";
+  return invalid_error(fmt::format("axis {} {} {} {}", to_string(a), relation, to_string(b), where));
 }
 
 /// Ok when the axes one step names are pairwise compatible (none named twice).
@@ -93,7 +95,7 @@ Status check_lowering(const Step& step, const Mesh& mesh) {
   const int64_t n = mesh.num_devices();
   auto check_id = [&](int64_t id, const char* where) -> Status {
     if (id < 0 || id >= n)
-      return invalid_error("device " + num(id) + " in " + where + " is out of range [0, " + num(n) + ")");
+      return invalid_error(fmt::format("device {} in {} is out of range [0, {})", id, where, n));
     return Ok{};
   };
   if (std::holds_alternative<Transfer>(step.op) && (step.groups || step.pairs))
@@ -121,10 +123,10 @@ Status check_lowering(const Step& step, const Mesh& mesh) {
 Status check_reduction_axes(const DistType& type, const Axes& axes) {
   for (std::size_t i = 0; i < axes.size(); ++i) {
     if (std::find(axes.begin(), axes.begin() + i, axes[i]) != axes.begin() + i)
-      return invalid_error("axis " + to_string(axes[i]) + " is listed twice");
+      return invalid_error(fmt::format("axis {} is listed twice", to_string(axes[i])));
     if (std::find(type.reduce_axes.begin(), type.reduce_axes.end(), axes[i]) == type.reduce_axes.end())
-      return invalid_error("axis " + to_string(axes[i]) + " is not a reduction axis of the type (reduction axes " +
-                           text(type.reduce_axes) + ")");
+      return invalid_error(fmt::format("axis {} is not a reduction axis of the type (reduction axes {})",
+                                       to_string(axes[i]), text(type.reduce_axes)));
   }
   return Ok{};
 }
@@ -155,7 +157,7 @@ class StepTyper {
     for (const auto& a : s.axes) {
       for (std::size_t d = 0; d < type_.rank(); ++d)
         for (const auto& used : type_.dims[d].axes)
-          if (auto st = check_compatible(a, used, "already used by dim " + num(static_cast<int64_t>(d))); !st)
+          if (auto st = check_compatible(a, used, fmt::format("already used by dim {}", d)); !st)
             return st.error();
       for (const auto& used : type_.reduce_axes)
         if (auto st = check_compatible(a, used, "already used as a reduction axis"); !st) return st.error();
@@ -186,22 +188,23 @@ class StepTyper {
     DistType t = type_;
     for (std::size_t k = 0; k < s.moves.size(); ++k) {
       auto st = move(t, s.moves[k]);
-      if (!st) return s.moves.size() == 1 ? st.error() : prefixed(st.error(), "move " + num(int64_t(k + 1)) + ": ");
+      if (!st) return s.moves.size() == 1 ? st.error() : prefixed(st.error(), fmt::format("move {}: ", k + 1));
     }
     if (s.moves.size() > 1) {
       if (auto st = check_distinct(s.axes()); !st) return st.error();
       for (const auto& a : s.moves)
         for (const auto& b : s.moves)
           if (a.src_dim == b.dst_dim)
-            return invalid_error("dim " + num(a.src_dim) +
-                                 " is both a source and a destination of the fused all_to_all; its moves go from "
-                                 "source dims to other destination dims");
+            return invalid_error(fmt::format("dim {} is both a source and a destination of the fused all_to_all; its "
+                                             "moves go from source dims to other destination dims",
+                                             a.src_dim));
       for (const auto& m : s.moves)
         for (int dim : {m.src_dim, m.dst_dim})
           for (const DistType* u : std::initializer_list<const DistType*>{&type_, &t})
             if (const Dim& d = u->dims[dim]; d.global % tile_count(d) != 0)
-              return unsupported_error("a fused all_to_all moves unpadded dims only; dim " + num(dim) + " is padded (global " +
-                                       num(d.global) + " over " + num(tile_count(d)) + " tiles)");
+              return unsupported_error(fmt::format(
+                  "a fused all_to_all moves unpadded dims only; dim {} is padded (global {} over {} tiles)", dim,
+                  d.global, tile_count(d)));
     }
     return finish(mesh_, std::move(t));
   }
@@ -210,29 +213,29 @@ class StepTyper {
     const Mesh& mesh = s.to_mesh ? *s.to_mesh : mesh_;
     if (auto st = check_compact(mesh); !st) return st.error();
     if (!mesh.same_axes(mesh_))
-      return invalid_error("the new mesh " + to_string(mesh) + " does not have the axes of the current mesh " +
-                           to_string(mesh_));
+      return invalid_error(fmt::format("the new mesh {} does not have the axes of the current mesh {}", to_string(mesh),
+                                       to_string(mesh_)));
     if (auto st = validate(s.to, mesh); !st) return prefixed(st.error(), "to type: ");
     const DistType& to = s.to;
     if (to.elem != type_.elem)
-      return invalid_error("element type changes from " + std::string(elem_name(type_.elem)) + " to " +
-                           std::string(elem_name(to.elem)));
+      return invalid_error(
+          fmt::format("element type changes from {} to {}", elem_name(type_.elem), elem_name(to.elem)));
     if (to.rank() != type_.rank())
-      return invalid_error("rank changes from " + num(static_cast<int64_t>(type_.rank())) + " to " +
-                           num(static_cast<int64_t>(to.rank())));
+      return invalid_error(fmt::format("rank changes from {} to {}", type_.rank(), to.rank()));
     if (canonical(type_, mesh_).reduce_axes != canonical(to, mesh).reduce_axes)
-      return invalid_error("reduction axes change from " + text(type_.reduce_axes) + " to " + text(to.reduce_axes));
+      return invalid_error(
+          fmt::format("reduction axes change from {} to {}", text(type_.reduce_axes), text(to.reduce_axes)));
     if (!to.reduce_axes.empty() && to.reduce_op != type_.reduce_op)
-      return invalid_error("reduction op changes from " + std::string(reduce_op_name(type_.reduce_op)) + " to " +
-                           std::string(reduce_op_name(to.reduce_op)));
+      return invalid_error(fmt::format("reduction op changes from {} to {}", reduce_op_name(type_.reduce_op),
+                                       reduce_op_name(to.reduce_op)));
     for (std::size_t d = 0; d < to.rank(); ++d) {
       const Dim &a = type_.dims[d], &b = to.dims[d];
-      const std::string dim = "dim " + num(static_cast<int64_t>(d));
       if (a.global != b.global)
-        return invalid_error(dim + " global size changes from " + num(a.global) + " to " + num(b.global));
+        return invalid_error(fmt::format("dim {} global size changes from {} to {}", d, a.global, b.global));
       if (tile_count(a) != tile_count(b))
-        return invalid_error(dim + " has " + num(tile_count(a)) + " tiles before and " + num(tile_count(b)) +
-                             " after; a permute must keep every local size");
+        return invalid_error(fmt::format(
+            "dim {} has {} tiles before and {} after; a permute must keep every local size", d, tile_count(a),
+            tile_count(b)));
     }
     return finish(mesh, to);
   }
@@ -245,9 +248,10 @@ class StepTyper {
     if (auto st = validate(s.to, s.to_mesh); !st) return prefixed(st.error(), "to type: ");
     if (auto st = same_array(type_, s.to); !st) return st.error();
     if (!type_.reduce_axes.empty() || !s.to.reduce_axes.empty())
-      return unsupported_error("a transfer moves values, not pending reductions: reduce " + to_string(type_) +
-                               " on its mesh first (reduce_scatter or all_reduce), and add pending axes on the "
-                               "new mesh after it (add_pending)");
+      return unsupported_error(fmt::format(
+          "a transfer moves values, not pending reductions: reduce {} on its mesh first (reduce_scatter or "
+          "all_reduce), and add pending axes on the new mesh after it (add_pending)",
+          to_string(type_)));
     if (s.table)
       if (auto st = check_sends(*s.table, TypedState{mesh_, type_}, TypedState{s.to_mesh, s.to}); !st) return st.error();
     return finish(s.to_mesh, s.to);
@@ -283,14 +287,14 @@ class StepTyper {
       for (std::size_t d = 0; d < type_.rank(); ++d)
         for (const auto& used : type_.dims[d].axes)
           if (overlaps(a, used))
-            return invalid_error("axis " + to_string(a) + " is used by dim " + num(static_cast<int64_t>(d)) + " of " +
-                                 to_string(type_) + "; only replicated axes can become pending");
+            return invalid_error(fmt::format("axis {} is used by dim {} of {}; only replicated axes can become pending",
+                                             to_string(a), d, to_string(type_)));
       for (const auto& used : type_.reduce_axes)
         if (auto st = check_compatible(a, used, "already used as a reduction axis"); !st) return st.error();
     }
     if (!type_.reduce_axes.empty() && s.op != type_.reduce_op)
-      return invalid_error("the op " + std::string(reduce_op_name(s.op)) + " differs from the pending " +
-                           std::string(reduce_op_name(type_.reduce_op)) + " of " + to_string(type_));
+      return invalid_error(fmt::format("the op {} differs from the pending {} of {}", reduce_op_name(s.op),
+                                       reduce_op_name(type_.reduce_op), to_string(type_)));
     DistType t = type_;
     t.reduce_axes.insert(t.reduce_axes.end(), s.axes.begin(), s.axes.end());
     t.reduce_op = s.op;
@@ -300,15 +304,15 @@ class StepTyper {
  private:
   /// Returns the error that `axes` are no suffix of dim `dim` of `t`.
   static Error not_suffix(const Axes& axes, int dim, const DistType& t) {
-    return invalid_error("axes " + text(axes) + " are not a suffix of dim " + num(dim) + " tiled " +
-                         text(t.dims[dim].axes));
+    return invalid_error(
+        fmt::format("axes {} are not a suffix of dim {} tiled {}", text(axes), dim, text(t.dims[dim].axes)));
   }
 
   /// Applies the all_to_all move `m` to `t` (not canonicalized); Ok or the reason it is ill-typed.
   Status move(DistType& t, const AllToAllMove& m) const {
     if (auto st = check_dim(t, m.src_dim, "src dim"); !st) return st;
     if (auto st = check_dim(t, m.dst_dim, "dst dim"); !st) return st;
-    if (m.src_dim == m.dst_dim) return invalid_error("src and dst are both dim " + num(m.src_dim));
+    if (m.src_dim == m.dst_dim) return invalid_error(fmt::format("src and dst are both dim {}", m.src_dim));
     if (auto st = check_refs(mesh_, m.axes); !st) return st;
     auto rest = strip_suffix(t.dims[m.src_dim].axes, m.axes, AxisSizer{mesh_});
     if (!rest) return not_suffix(m.axes, m.src_dim, t);
@@ -338,18 +342,19 @@ Status check_sends(const TransferTable& sends, const TypedState& before, const T
   const std::size_t rank = before.type.rank();
   for (std::size_t i = 0; i < sends.size(); ++i) {
     const TransferBox& box = sends[i];
-    const std::string at = "send " + num(static_cast<int64_t>(i + 1)) + " ";
+    const std::size_t number = i + 1;  // sends count from 1 in messages
     if (!before.mesh.has_device(box.from))
-      return invalid_error(at + "is from device " + num(box.from) + ", which is not in " + to_string(before.mesh));
+      return invalid_error(
+          fmt::format("send {} is from device {}, which is not in {}", number, box.from, to_string(before.mesh)));
     if (!after.mesh.has_device(box.to))
-      return invalid_error(at + "is to device " + num(box.to) + ", which is not in " + to_string(after.mesh));
+      return invalid_error(
+          fmt::format("send {} is to device {}, which is not in {}", number, box.to, to_string(after.mesh)));
     if (box.src_start.size() != rank || box.dst_start.size() != rank || box.extent.size() != rank)
-      return invalid_error(at + "does not give one start and extent per dim (rank " + num(static_cast<int64_t>(rank)) +
-                           ")");
+      return invalid_error(fmt::format("send {} does not give one start and extent per dim (rank {})", number, rank));
     for (std::size_t d = 0; d < rank; ++d)
       if (box.extent[d] < 1 || box.src_start[d] < 0 || box.dst_start[d] < 0 ||
           box.src_start[d] > from_shape[d] - box.extent[d] || box.dst_start[d] > to_shape[d] - box.extent[d])
-        return invalid_error(at + "reaches outside the local buffers in dim " + num(static_cast<int64_t>(d)));
+        return invalid_error(fmt::format("send {} reaches outside the local buffers in dim {}", number, d));
   }
   return Ok{};
 }
@@ -374,8 +379,7 @@ Result<std::vector<TypedState>> type_plan(const Plan& plan) {
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
     auto next = apply_step(state, plan.steps[k]);
     if (!next) {
-      const std::string step = "step " + num(static_cast<int64_t>(k + 1)) + " (" + to_string(plan.steps[k]) + "): ";
-      return prefixed(next.error(), step);
+      return prefixed(next.error(), fmt::format("step {} ({}): ", k + 1, to_string(plan.steps[k])));
     }
     state = std::move(*next);
     states.push_back(state);
@@ -383,8 +387,8 @@ Result<std::vector<TypedState>> type_plan(const Plan& plan) {
   if (plan.target) {
     if (auto st = validate(*plan.target, state.mesh); !st) return prefixed(st.error(), "target: ");
     if (canonical(*plan.target, state.mesh) != canonical(state.type, state.mesh))
-      return invalid_error("the plan ends at " + to_string(state.type) + " but the target is " +
-                           to_string(*plan.target));
+      return invalid_error(
+          fmt::format("the plan ends at {} but the target is {}", to_string(state.type), to_string(*plan.target)));
   }
   return states;
 }

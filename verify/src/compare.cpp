@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
 #include "buffer_ops.hpp"
 #include "redist/core/semantics.hpp"
 #include "redist/verify/interpreter.hpp"
@@ -10,18 +12,14 @@ namespace redist {
 
 std::string Mismatch::to_string() const {
   if (device < 0)
-    return "data holds " + std::to_string(actual) + " device buffers but the mesh has " +
-           std::to_string(expected) + " devices";
-  const std::string where = "device " + std::to_string(device);
+    return fmt::format("data holds {} device buffers but the mesh has {} devices", actual, expected);
   if (local_index.empty())
-    return where + ": buffer does not have the type's local shape (the type has " +
-           std::to_string(expected) + " elements per device, the buffer holds " +
-           std::to_string(actual) + ")";
-  std::string index = "[";
-  for (std::size_t i = 0; i < local_index.size(); ++i)
-    index += (i ? ", " : "") + std::to_string(local_index[i]);
-  return where + " at local index " + index + "]: expected " + std::to_string(expected) +
-         ", got " + std::to_string(actual);
+    return fmt::format(
+        "device {}: buffer does not have the type's local shape (the type has {} elements per device, the buffer "
+        "holds {})",
+        device, expected, actual);
+  return fmt::format("device {} at local index [{}]: expected {}, got {}", device, fmt::join(local_index, ", "),
+                     expected, actual);
 }
 
 namespace {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "redist/core/semantics.hpp"
 
 namespace redist::smt {
@@ -76,8 +78,12 @@ Device Encoding::device(const Mesh& mesh, const std::string& name) {
   for (const auto& axis : mesh.axes()) {
     const auto& c = cuts(axis.name, axis.size);
     std::vector<z3::expr> digits;
-    for (std::size_t i = 0; i + 1 < c.size(); ++i)
-      digits.push_back(q_.bounded(name + "_" + axis.name + (c.size() > 2 ? std::to_string(i) : ""), c[i + 1] / c[i]));
+    for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+      // "<name>_<axis>", numbered when the axis has several digits
+      const std::string digit =
+          c.size() > 2 ? fmt::format("{}_{}{}", name, axis.name, i) : fmt::format("{}_{}", name, axis.name);
+      digits.push_back(q_.bounded(digit, c[i + 1] / c[i]));
+    }
     d.digits.push_back(std::move(digits));
   }
   return d;
@@ -93,7 +99,7 @@ Device Encoding::same_device_on(const Device& d, const Mesh& mesh, const std::st
 
 std::vector<z3::expr> Encoding::index(std::size_t rank, const std::string& name) {
   std::vector<z3::expr> out;
-  for (std::size_t i = 0; i < rank; ++i) out.push_back(q_.var(name + "_l" + std::to_string(i)));
+  for (std::size_t i = 0; i < rank; ++i) out.push_back(q_.var(fmt::format("{}_l{}", name, i)));
   return out;
 }
 
@@ -125,8 +131,9 @@ z3::expr Encoding::coord(const Device& d, const AxisRef& axis) {
   const auto key = std::make_pair(d.name, axis);
   if (auto it = split_coords_.find(key); it != split_coords_.end()) return it->second;
   // c_x = h * hi + v * lo + r: v is the coordinate on the reference.
-  const std::string base = d.name + "_" + axis.name + "_" + std::to_string(axis.pre) + "_" + std::to_string(axis.size);
-  const z3::expr h = q_.bounded(base + "_h", axis.pre), v = q_.bounded(base, axis.size), r = q_.bounded(base + "_r", lo);
+  const std::string base = fmt::format("{}_{}_{}_{}", d.name, axis.name, axis.pre, axis.size);
+  const z3::expr h = q_.bounded(fmt::format("{}_h", base), axis.pre), v = q_.bounded(base, axis.size),
+                 r = q_.bounded(fmt::format("{}_r", base), lo);
   q_.add("domain", d.digits[i][0] == h * num(hi) + v * num(lo) + r);
   split_coords_.emplace(key, v);
   return v;

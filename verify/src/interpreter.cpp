@@ -8,6 +8,8 @@
 #include <variant>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "buffer_ops.hpp"
 #include "collectives.hpp"
 #include "lowered_checks.hpp"
@@ -21,9 +23,7 @@ namespace {
 
 /// "[3, 2]".
 std::string shape_text(const std::vector<int64_t>& shape) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
+  return fmt::format("[{}]", fmt::join(shape, ", "));
 }
 
 /// The axes a grouped step runs over; nullptr for a collective_permute, a transfer (and
@@ -82,17 +82,16 @@ MeshData all_to_all_moves(const AllToAll& a2a, const DeviceGroups& groups, MeshD
 Status check_data(const TypedState& state, const MeshData& data) {
   const int64_t n = buffer_slots(state.mesh);
   if (static_cast<int64_t>(data.size()) < n)
-    return invalid_error("data holds " + std::to_string(data.size()) + " device buffers but the mesh has devices up to " +
-                         std::to_string(n - 1));
+    return invalid_error(
+        fmt::format("data holds {} device buffers but the mesh has devices up to {}", data.size(), n - 1));
   const auto shape = local_shape(state.type);
   const auto count = static_cast<std::size_t>(interp::element_count(shape));
   for (int64_t id : state.mesh.device_ids()) {
     const auto d = static_cast<std::size_t>(id);
     if (data[d].shape != shape || data[d].values.size() != count)
-      return invalid_error("device " + std::to_string(d) + " holds a buffer of shape " +
-                           shape_text(data[d].shape) + " with " +
-                           std::to_string(data[d].values.size()) + " values, but " +
-                           to_string(state.type) + " has local shape " + shape_text(shape));
+      return invalid_error(fmt::format("device {} holds a buffer of shape {} with {} values, but {} has local shape {}",
+                                       d, shape_text(data[d].shape), data[d].values.size(), to_string(state.type),
+                                       shape_text(shape)));
   }
   return Ok{};
 }
@@ -144,7 +143,7 @@ MeshData execute(const StepOp& op, const DeviceGroups& groups, const DevicePairs
 
 /// `error` with "<step name>: " in front of its message.
 Error in_step(const StepOp& op, Error error) {
-  error.message = std::string(step_name(op)) + ": " + error.message;
+  error.message = fmt::format("{}: {}", step_name(op), error.message);
   return error;
 }
 
@@ -185,10 +184,10 @@ Result<MeshData> run_step(const TypedState& before, const Step& step, const Mesh
   const auto shape = collective_shape(step.op, local_shape(before.type), group_size, result_shape);
   if (!shape || *shape != result_shape)
     return in_step(step.op,
-                   unsupported_error("cannot run on " + to_string(before.type) + ": groups of " +
-                                     std::to_string(group_size) + " do not turn local shape " +
-                                     shape_text(local_shape(before.type)) + " into " +
-                                     shape_text(result_shape) + " (padded dim)"));
+                   unsupported_error(fmt::format(
+                       "cannot run on {}: groups of {} do not turn local shape {} into {} (padded dim)",
+                       to_string(before.type), group_size, shape_text(local_shape(before.type)),
+                       shape_text(result_shape))));
   return execute(step.op, groups, pairs, data, before.type.reduce_op, result_shape);
 }
 
@@ -200,7 +199,7 @@ Result<MeshData> run_plan(const Plan& plan, MeshData data) {
     auto next = run_step(state, plan.steps[i], data);
     if (!next.ok()) {
       Error error = next.error();
-      error.message = "step " + std::to_string(i + 1) + ": " + error.message;
+      error.message = fmt::format("step {}: {}", i + 1, error.message);
       return error;
     }
     data = std::move(next).value();

@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 namespace redist::smt {
 
 namespace {
@@ -40,7 +42,7 @@ Query::Query() { Z3_set_ast_print_mode(ctx_, Z3_PRINT_SMTLIB2_COMPLIANT); }
 
 z3::expr Query::var(const std::string& name) {
   const int n = names_[name]++;
-  return ctx_.int_const((n == 0 ? name : name + "_" + std::to_string(n)).c_str());
+  return ctx_.int_const((n == 0 ? name : fmt::format("{}_{}", name, n)).c_str());
 }
 
 z3::expr Query::bounded(const std::string& name, int64_t range) {
@@ -62,7 +64,7 @@ z3::expr Query::table(const std::string& kind, const void* key, const std::vecto
                       const z3::expr& arg) {
   auto it = tables_.find({kind, key});
   if (it == tables_.end()) {
-    const std::string name = kind + std::to_string(tables_.size());
+    const std::string name = fmt::format("{}{}", kind, tables_.size());
     const z3::func_decl f = ctx_.function(name.c_str(), ctx_.int_sort(), ctx_.int_sort());
     for (std::size_t i = 0; i < values.size(); ++i)
       add("domain", f(num(static_cast<int64_t>(i))) == num(values[i]));

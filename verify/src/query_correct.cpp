@@ -14,8 +14,11 @@
 // the pending axes' coordinates stay free until a reduction or the target picks them,
 // so the live paths are the paths over the product of add_pending group sizes.
 
+#include <iterator>
 #include <optional>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "encoding.hpp"
 #include "properties.hpp"
@@ -34,7 +37,7 @@ const TypedState& state_after(const LoweredPlan& plan, std::size_t k) {
   return k == 0 ? plan.source : plan.steps[k - 1].after;
 }
 
-std::string step_group(std::size_t k) { return "step_" + std::to_string(k); }
+std::string step_group(std::size_t k) { return fmt::format("step_{}", k); }
 
 /// A counterexample naming device 0 of `mesh`, for faults that hold on every device.
 Counterexample every_device(const Mesh& mesh, int step, std::string reason) {
@@ -93,32 +96,32 @@ std::optional<Counterexample> structural_fault(const LoweredPlan& plan, const Ty
     if (!made || *made != declared) {
       const std::string made_text = made ? shape_text(*made) : "no whole chunks";
       return every_device(step.after.mesh, static_cast<int>(k + 1),
-                          std::string(lowered_name(step.op)) + " makes local shape " + made_text + " from " +
-                              shape_text(local_shape(step.before.type)) + ", but the type after the step has " +
-                              shape_text(declared));
+                          fmt::format("{} makes local shape {} from {}, but the type after the step has {}",
+                                      lowered_name(step.op), made_text, shape_text(local_shape(step.before.type)),
+                                      shape_text(declared)));
     }
     if (auto op = op_of(step); op && *op != plan_op(plan))
       return every_device(step.after.mesh, static_cast<int>(k + 1),
-                          std::string(lowered_name(step.op)) + " combines with " + std::string(reduce_op_name(*op)) +
-                              " but the pending reduction is " + std::string(reduce_op_name(plan_op(plan))));
+                          fmt::format("{} combines with {} but the pending reduction is {}", lowered_name(step.op),
+                                      reduce_op_name(*op), reduce_op_name(plan_op(plan))));
   }
   if (!target.type.reduce_axes.empty() && target.type.reduce_op != plan_op(plan))
     return every_device(target.mesh, static_cast<int>(plan.steps.size()),
-                        "the target reduces with " + std::string(reduce_op_name(target.type.reduce_op)) +
-                            " but the plan's pending reduction is " + std::string(reduce_op_name(plan_op(plan))));
+                        fmt::format("the target reduces with {} but the plan's pending reduction is {}",
+                                    reduce_op_name(target.type.reduce_op), reduce_op_name(plan_op(plan))));
   const TypedState& last = state_after(plan, plan.steps.size());
   if (local_shape(last.type) != local_shape(target.type))
     return every_device(target.mesh, static_cast<int>(plan.steps.size()),
-                        "the plan ends with local shape " + shape_text(local_shape(last.type)) +
-                            " but the target has " + shape_text(local_shape(target.type)));
+                        fmt::format("the plan ends with local shape {} but the target has {}",
+                                    shape_text(local_shape(last.type)), shape_text(local_shape(target.type))));
   const int64_t summands = product_of_sizes(plan.source.type.reduce_axes);
   const int64_t all_paths = reduced_paths(plan) * product_of_sizes(target.type.reduce_axes);
   const int64_t paths = all_paths / pending_groups(plan);  // the live ones
   if (all_paths < summands * pending_groups(plan)) {  // every element lacks summands: name the first one
     Counterexample ce = every_device(target.mesh, 0,
-                                     "each target element combines " + std::to_string(paths) +
-                                         " values but the source holds " + std::to_string(summands) +
-                                         " summands of it: " + std::to_string(summands - paths) + " summands are missing");
+                                     fmt::format("each target element combines {} values but the source holds {} "
+                                                 "summands of it: {} summands are missing",
+                                                 paths, summands, summands - paths));
     ce.local_index.assign(target.type.rank(), 0);
     ce.expected_global = local_to_global(target.mesh, target.type, ce.coords, ce.local_index).value_or(std::vector<int64_t>{});
     ce.actual_global = ce.expected_global;
@@ -141,13 +144,14 @@ Path trace(Encoding& enc, const LoweredPlan& plan, Location target, const std::s
   const std::size_t n = plan.steps.size();
   Path p{std::move(target), {}, {}};
   p.chain.resize(n + 1, p.target);
-  p.chain[n] = Location{enc.same_device_on(p.target.device, state_after(plan, n).mesh, prefix + "last"), p.target.index};
+  p.chain[n] = Location{enc.same_device_on(p.target.device, state_after(plan, n).mesh, fmt::format("{}last", prefix)),
+                        p.target.index};
   for (std::size_t k = n; k > 0; --k) {
-    p.chain[k - 1] = enc.location(state_after(plan, k - 1), prefix + std::to_string(k - 1));
+    p.chain[k - 1] = enc.location(state_after(plan, k - 1), fmt::format("{}{}", prefix, k - 1));
     q.add(step_group(k), relate(enc, plan.steps[k - 1], p.chain[k - 1], p.chain[k]));
   }
   for (std::size_t i = 0; i < plan.source.type.rank(); ++i) {
-    const z3::expr g = q.var(prefix + "_src_g" + std::to_string(i));
+    const z3::expr g = q.var(fmt::format("{}_src_g{}", prefix, i));
     q.add("source_type", g == enc.global(plan.source.type, p.chain[0], i));
     p.source_global.push_back(g);
   }
@@ -183,9 +187,10 @@ Counterexample read_counterexample(const z3::model& model, Encoding& enc, const 
   for (std::size_t k = n; k-- > 0;) {
     if (inside(state_after(plan, k), points[k])) continue;
     ce.step = static_cast<int>(k + 1);
-    ce.reason = "step " + std::to_string(k + 1) + " (" + std::string(lowered_name(plan.steps[k].op)) +
-                ") reads local index " + shape_text(points[k].index) + " outside the buffer of shape " +
-                shape_text(local_shape(state_after(plan, k).type)) + " on the device it reads from";
+    ce.reason = fmt::format("step {} ({}) reads local index {} outside the buffer of shape {} on the device it "
+                            "reads from",
+                            k + 1, lowered_name(plan.steps[k].op), shape_text(points[k].index),
+                            shape_text(local_shape(state_after(plan, k).type)));
     return ce;
   }
   auto global_at = [&](std::size_t k) {
@@ -194,20 +199,20 @@ Counterexample read_counterexample(const z3::model& model, Encoding& enc, const 
   };
   const auto origin = global_at(0);
   ce.actual_global = origin.value_or(std::vector<int64_t>{});
-  const std::string got = origin ? "global " + shape_text(*origin) : "a padding element";
+  const std::string got = origin ? fmt::format("global {}", shape_text(*origin)) : "a padding element";
   for (std::size_t k = 1; k <= n; ++k) {
     if (global_at(k) == origin) continue;
     ce.step = static_cast<int>(k);
     const auto declared = global_at(k);
-    ce.reason = "after step " + std::to_string(k) + " (" + std::string(lowered_name(plan.steps[k - 1].op)) +
-                ") the element holds " + got + " where its type " + to_string(state_after(plan, k).type) +
-                " has " + (declared ? "global " + shape_text(*declared) : "padding");
+    ce.reason = fmt::format("after step {} ({}) the element holds {} where its type {} has {}", k,
+                            lowered_name(plan.steps[k - 1].op), got, to_string(state_after(plan, k).type),
+                            declared ? fmt::format("global {}", shape_text(*declared)) : "padding");
     return ce;
   }
   ce.step = 0;
-  ce.reason = "every step keeps its declared type, but the plan ends at " + to_string(state_after(plan, n).type) +
-              ", which places " + got + " where the target " + to_string(target.type) + " has global " +
-              shape_text(ce.expected_global);
+  ce.reason = fmt::format(
+      "every step keeps its declared type, but the plan ends at {}, which places {} where the target {} has global {}",
+      to_string(state_after(plan, n).type), got, to_string(target.type), shape_text(ce.expected_global));
   return ce;
 }
 
@@ -231,12 +236,11 @@ Counterexample doubled_summand(const z3::model& model, Encoding& enc, const Lowe
     ce.step = k == n ? 0 : static_cast<int>(k + 1);
     break;
   }
-  ce.reason = "summand " + std::to_string(summand) + " of the element (source devices " +
-              std::to_string(mesh.device_at_coords(ca)) + " and " + std::to_string(mesh.device_at_coords(cb)) +
-              " hold it) is combined twice";
+  ce.reason = fmt::format("summand {} of the element (source devices {} and {} hold it) is combined twice", summand,
+                          mesh.device_at_coords(ca), mesh.device_at_coords(cb));
   if (ce.step > 0 && static_cast<std::size_t>(ce.step) <= plan.steps.size())
-    ce.reason += ", by step " + std::to_string(ce.step) + " (" +
-                 std::string(lowered_name(plan.steps[static_cast<std::size_t>(ce.step) - 1].op)) + ")";
+    fmt::format_to(std::back_inserter(ce.reason), ", by step {} ({})", ce.step,
+                   lowered_name(plan.steps[static_cast<std::size_t>(ce.step) - 1].op));
   return ce;
 }
 
@@ -263,7 +267,7 @@ PropertyResult prove_correct(const LoweredPlan& plan, const TypedState& target, 
   pre.push_back(enc.in_bounds(a.target.index, target_shape));
   std::vector<z3::expr> expected;
   for (std::size_t i = 0; i < target.type.rank(); ++i) {
-    const z3::expr g = q.var("t_g" + std::to_string(i));
+    const z3::expr g = q.var(fmt::format("t_g{}", i));
     q.add("target_type", g == enc.global(target.type, a.target, i));
     pre.push_back(g < enc.num(target.type.dims[i].global));
     expected.push_back(g);

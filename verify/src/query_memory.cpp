@@ -6,6 +6,8 @@
 // max(source bytes, target bytes). Each state's extents sit in its own group
 // ("source_type", "step_k", "target_type"), so deleting one frees its bytes.
 
+#include <fmt/format.h>
+
 #include "encoding.hpp"
 #include "properties.hpp"
 #include "solve.hpp"
@@ -23,12 +25,12 @@ z3::expr bytes_of(Query& q, const DistType& type, const std::string& name, const
     const Dim& dim = type.dims[i];
     z3::expr tiles = q.num(1);
     for (const auto& a : dim.axes) tiles = tiles * q.num(a.size);
-    const z3::expr l = q.var(name + "_L" + std::to_string(i));
+    const z3::expr l = q.var(fmt::format("{}_L{}", name, i));
     const z3::expr global = q.num(dim.global);
     q.add(group, tiles * (l - 1) < global && global <= tiles * l);
     bytes = bytes * l;
   }
-  const z3::expr b = q.var(name + "_bytes");
+  const z3::expr b = q.var(fmt::format("{}_bytes", name));
   q.add(group, b == bytes);
   return b;
 }
@@ -42,7 +44,8 @@ PropertyResult prove_memory(const LoweredPlan& plan, const TypedState& target, c
   for (const auto& step : plan.steps) states.push_back(&step.after);
   std::vector<z3::expr> bytes;
   for (std::size_t k = 0; k < states.size(); ++k)
-    bytes.push_back(bytes_of(q, states[k]->type, "s" + std::to_string(k), k == 0 ? "source_type" : "step_" + std::to_string(k)));
+    bytes.push_back(bytes_of(q, states[k]->type, fmt::format("s{}", k),
+                             k == 0 ? "source_type" : fmt::format("step_{}", k)));
   const z3::expr bound = q.var("bound");
   if (budget) {
     q.add("bound_definition", bound == q.ctx().int_val(to_decimal(*budget).c_str()));
@@ -54,7 +57,7 @@ PropertyResult prove_memory(const LoweredPlan& plan, const TypedState& target, c
   for (const auto& b : bytes) over.push_back(b > bound);
   const Solved solved = solve(q, q.ctx().bool_val(true), over, options.timeout_ms, options.keep_smt2);
   const BigInt limit = budget.value_or(std::max(local_bytes(plan.source.type), local_bytes(target.type)));
-  PropertyResult result = result_of(solved, "every local buffer is at most " + to_decimal(limit) + " bytes");
+  PropertyResult result = result_of(solved, fmt::format("every local buffer is at most {} bytes", to_decimal(limit)));
   if (!solved.model) return result;
   for (std::size_t k = 0; k < states.size(); ++k) {
     if (!solved.model->eval(over[static_cast<unsigned>(k)], true).is_true()) continue;
@@ -62,8 +65,9 @@ PropertyResult prove_memory(const LoweredPlan& plan, const TypedState& target, c
     Counterexample ce;
     ce.coords = states[k]->mesh.coords_of_device(0);
     ce.step = static_cast<int>(k);
-    ce.reason = (k == 0 ? std::string("the source buffer") : "the buffer after step " + std::to_string(k)) +
-                " holds " + to_decimal(b) + " bytes on every device, over the bound of " + to_decimal(limit);
+    ce.reason = fmt::format("{} holds {} bytes on every device, over the bound of {}",
+                            k == 0 ? "the source buffer" : fmt::format("the buffer after step {}", k), to_decimal(b),
+                            to_decimal(limit));
     result.detail = ce.reason;
     result.counterexample = std::move(ce);
     break;

@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "encoding.hpp"
 #include "properties.hpp"
 #include "query_transfer_boxes.hpp"
@@ -25,7 +27,7 @@ namespace redist::smt {
 
 namespace {
 
-std::string step_group(std::size_t k) { return "step_" + std::to_string(k); }
+std::string step_group(std::size_t k) { return fmt::format("step_{}", k); }
 
 /// An element arriving at a symbolic device in step k, followed on that device
 /// through the later steps.
@@ -40,8 +42,8 @@ struct Arrival {
 Arrival trace_arrival(Encoding& enc, const LoweredPlan& plan, std::size_t k) {
   Query& q = enc.query();
   const LoweredStep& step = plan.steps[k - 1];
-  const std::string prefix = "a" + std::to_string(k);
-  const Location before = enc.location(step.before, prefix + "_from");
+  const std::string prefix = fmt::format("a{}", k);
+  const Location before = enc.location(step.before, fmt::format("{}_from", prefix));
   Arrival a{k, enc.location(step.after, prefix), q.ctx().bool_val(false), {}};
   q.add(step_group(k), relate(enc, step, before, a.at));
   a.arrived = enc.in_bounds(a.at.index, local_shape(step.after.type)) &&
@@ -49,14 +51,14 @@ Arrival trace_arrival(Encoding& enc, const LoweredPlan& plan, std::size_t k) {
   Location here = a.at;
   for (std::size_t m = k + 1; m <= plan.steps.size(); ++m) {
     const LoweredStep& next = plan.steps[m - 1];
-    const std::string name = prefix + "_at" + std::to_string(m);
+    const std::string name = fmt::format("{}_at{}", prefix, m);
     Location there{enc.same_device_on(here.device, next.after.mesh, name), stay_index(enc, next, here)};
-    const z3::expr keep = q.ctx().bool_const(("keep_" + std::to_string(k) + "_" + std::to_string(m)).c_str());
+    const z3::expr keep = q.ctx().bool_const(fmt::format("keep_{}_{}", k, m).c_str());
     q.add(step_group(m), keep == (relate(enc, next, here, there) && enc.in_bounds(there.index, local_shape(next.after.type))));
     a.keep.push_back(keep);
     // Name the index terms so that later steps read variables.
     for (std::size_t i = 0; i < there.index.size(); ++i) {
-      const z3::expr v = q.var(name + "_l" + std::to_string(i));
+      const z3::expr v = q.var(fmt::format("{}_l{}", name, i));
       q.add(step_group(m), v == there.index[i]);
       there.index[i] = v;
     }
@@ -98,10 +100,10 @@ std::optional<Counterexample> lost_arrival(const z3::model& model, Encoding& enc
     ce.expected_global = local_to_global(step.after.mesh, step.after.type, ce.coords, ce.local_index)
                              .value_or(std::vector<int64_t>{});
     ce.step = static_cast<int>(j);
-    ce.reason = "device " + std::to_string(ce.device) + " receives the element at local " +
-                shape_text(ce.local_index) + " in step " + std::to_string(a.step) + " (" +
-                std::string(lowered_name(step.op)) + ") and loses it in step " + std::to_string(j) + " (" +
-                std::string(lowered_name(plan.steps[j - 1].op)) + (slice ? ", dropped by the slice)" : ", sent away)");
+    ce.reason = fmt::format("device {} receives the element at local {} in step {} ({}) and loses it in step {} "
+                            "({}, {})",
+                            ce.device, shape_text(ce.local_index), a.step, lowered_name(step.op), j,
+                            lowered_name(plan.steps[j - 1].op), slice ? "dropped by the slice" : "sent away");
     return ce;
   }
   return std::nullopt;
@@ -165,7 +167,7 @@ PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, co
     const auto source_shape = local_shape(plan.source.type);
     held.push_back(enc.in_bounds(t.index, local_shape(target.type)));
     for (std::size_t i = 0; i < target.type.rank(); ++i) {
-      const z3::expr g = q.var("h_g" + std::to_string(i));
+      const z3::expr g = q.var(fmt::format("h_g{}", i));
       q.add("target_type", g == enc.global(target.type, t, i));
       const z3::expr start = enc.mixed_radix(at_source, plan.source.type.dims[i].axes) * enc.num(source_shape[i]);
       held.push_back(start <= g && g < start + enc.num(source_shape[i]));
@@ -176,7 +178,7 @@ PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, co
   chain[n] = Location{enc.same_device_on(t.device, n ? plan.steps.back().after.mesh : plan.source.mesh, "h_last"), t.index};
   std::vector<z3::expr> moved(n + 1, q.ctx().bool_val(false));
   for (std::size_t k = n; k > 0; --k) {
-    chain[k - 1] = enc.location(k == 1 ? plan.source : plan.steps[k - 2].after, "h" + std::to_string(k - 1));
+    chain[k - 1] = enc.location(k == 1 ? plan.source : plan.steps[k - 2].after, fmt::format("h{}", k - 1));
     q.add(step_group(k), relate(enc, plan.steps[k - 1], chain[k - 1], chain[k]));
     moved[k] = !enc.same(chain[k - 1].device, chain[k].device);
     if (shared) bad.push_back(all_of(q.ctx(), held) && moved[k]);
@@ -201,8 +203,8 @@ PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, co
       local_to_global(target.mesh, target.type, ce.coords, ce.local_index).value_or(std::vector<int64_t>{});
   for (std::size_t k = n; k > 0 && ce.step == 0; --k)
     if (holds(model, moved[k])) ce.step = static_cast<int>(k);
-  ce.reason = "device " + std::to_string(ce.device) + " holds target element " + shape_text(ce.expected_global) +
-              " in the source, yet it is received again in step " + std::to_string(ce.step);
+  ce.reason = fmt::format("device {} holds target element {} in the source, yet it is received again in step {}",
+                          ce.device, shape_text(ce.expected_global), ce.step);
   result.detail = ce.reason;
   result.counterexample = std::move(ce);
   return result;

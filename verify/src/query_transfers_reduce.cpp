@@ -13,6 +13,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "properties.hpp"
 #include "redist/plan/figures.hpp"
 #include "step_relations.hpp"
@@ -62,24 +64,26 @@ PropertyResult prove_tight_reducing(const LoweredPlan& plan, const TypedState& t
   const BigInt share = (full->total - from_src->total) / target.mesh.num_devices();
   const BigInt reducing = received_bytes_max(prefix);
   if (moves.verdict == Verdict::refuted) {
-    moves.detail = "after the reductions: " + moves.detail;
+    moves.detail = fmt::format("after the reductions: {}", moves.detail);
     return moves;
   }
   // A refutation by counts has no SMT query of its own: the rest's (unsat) query is not
   // a certificate of it, so it is not kept.
   PropertyResult counted = moves;
   counted.smt2.clear();
-  const std::string measured = "the reducing steps receive " + to_decimal(reducing) +
-                               " bytes per device, the reductions' share of LB is " + to_decimal(share);
+  const std::string measured =
+      fmt::format("the reducing steps receive {} bytes per device, the reductions' share of LB is {}",
+                  to_decimal(reducing), to_decimal(share));
   if (reducing != share)
     return with(Verdict::refuted, measured, counted);
   if (from_mid->total != from_src->total)
     return with(Verdict::refuted,
-                "the reducing steps leave " + to_decimal(from_mid->total - from_src->total) +
-                    " more target bytes to move (over all devices) than the source lacks",
+                fmt::format("the reducing steps leave {} more target bytes to move (over all devices) than the source "
+                            "lacks",
+                            to_decimal(from_mid->total - from_src->total)),
                 counted);
-  return with(Verdict::proved, measured + "; the rest receives exactly the target elements it lacks, once (Z3)",
-              moves);
+  return with(Verdict::proved,
+              fmt::format("{}; the rest receives exactly the target elements it lacks, once (Z3)", measured), moves);
 }
 
 }  // namespace redist::smt

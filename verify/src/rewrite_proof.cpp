@@ -9,6 +9,8 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
 #include "query.hpp"
 #include "solve.hpp"
 
@@ -52,15 +54,17 @@ PropertyResult refuted(std::string reason, const Mesh& mesh, int64_t position) {
 PropertyResult prove_rewrite(const Mesh& mesh, const DistType& original, const Mesh& refined,
                              const DistType& rewritten, unsigned timeout_ms, bool keep_smt2) {
   if (mesh.num_devices() != refined.num_devices() || mesh.device_order() != refined.device_order())
-    return refuted("the refined mesh " + to_string(refined) + " has another device order than " + to_string(mesh),
+    return refuted(fmt::format("the refined mesh {} has another device order than {}", to_string(refined),
+                               to_string(mesh)),
                    mesh, 0);
   if (original.elem != rewritten.elem || original.rank() != rewritten.rank() ||
       local_shape(original) != local_shape(rewritten) || original.reduce_op != rewritten.reduce_op)
-    return refuted("the rewritten type " + to_string(rewritten) + " has another element type, local shape or "
-                   "reduction op than " + to_string(original), mesh, 0);
+    return refuted(fmt::format("the rewritten type {} has another element type, local shape or reduction op than {}",
+                               to_string(rewritten), to_string(original)),
+                   mesh, 0);
   for (std::size_t d = 0; d < original.rank(); ++d)
     if (original.dims[d].global != rewritten.dims[d].global)
-      return refuted("dim " + std::to_string(d) + " has another global size", mesh, 0);
+      return refuted(fmt::format("dim {} has another global size", d), mesh, 0);
   smt::Query q;
   const z3::expr p = q.bounded("p", mesh.num_devices());
   z3::expr_vector cases(q.ctx());
@@ -74,9 +78,10 @@ PropertyResult prove_rewrite(const Mesh& mesh, const DistType& original, const M
     std::size_t dim = 0;
     for (; dim < original.rank(); ++dim)
       if (solved.model->eval(cases[static_cast<unsigned>(dim)], true).is_true()) break;
-    const std::string what = dim < original.rank() ? "dim " + std::to_string(dim) + " has another block"
+    const std::string what = dim < original.rank() ? fmt::format("dim {} has another block", dim)
                                                    : "the pending reduction has another summand";
-    PropertyResult r = refuted(what + " in " + to_string(rewritten) + " than in " + to_string(original), mesh, at);
+    PropertyResult r =
+        refuted(fmt::format("{} in {} than in {}", what, to_string(rewritten), to_string(original)), mesh, at);
     r.solver_ms = result.solver_ms;
     r.smt2 = std::move(result.smt2);
     return r;

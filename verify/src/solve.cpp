@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include <fmt/format.h>
+
 namespace redist::smt {
 
 namespace {
@@ -122,7 +124,7 @@ PropertyResult result_of(const Solved& solved, std::string proved_detail) {
   r.solver_ms = solved.ms;
   r.smt2 = solved.smt2;
   if (solved.verdict == Verdict::proved) r.detail = std::move(proved_detail);
-  if (solved.verdict == Verdict::unknown) r.detail = "solver gave up: " + solved.reason;
+  if (solved.verdict == Verdict::unknown) r.detail = fmt::format("solver gave up: {}", solved.reason);
   return r;
 }
 

@@ -1,11 +1,11 @@
 #include "text.hpp"
 
+#include <fmt/format.h>
+
 namespace redist::smt {
 
 std::string shape_text(const std::vector<int64_t>& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
+  return fmt::format("[{}]", fmt::join(values, ", "));
 }
 
 std::string ratio_text(const BigInt& num, const BigInt& den, int digits) {
@@ -15,7 +15,7 @@ std::string ratio_text(const BigInt& num, const BigInt& den, int digits) {
   const BigInt scaled = (num * scale + den / 2) / den;  // rounded to the last place
   std::string frac = to_decimal(scaled % scale);
   frac.insert(0, static_cast<std::size_t>(digits) - frac.size(), '0');
-  return to_decimal(scaled / scale) + "." + frac;
+  return fmt::format("{}.{}", to_decimal(scaled / scale), frac);
 }
 
 }  // namespace redist::smt

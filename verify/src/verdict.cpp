@@ -2,6 +2,10 @@
 
 #include "redist/verify/verdict.hpp"
 
+#include <iterator>
+
+#include <fmt/format.h>
+
 #include "text.hpp"
 
 namespace redist {
@@ -25,11 +29,15 @@ std::string_view transfers_name(Transfers transfers) {
 }
 
 std::string Counterexample::to_string() const {
-  std::string out = "device " + std::to_string(device) + " " + smt::shape_text(coords);
-  if (!local_index.empty()) out += ", local " + smt::shape_text(local_index);
-  if (!expected_global.empty()) out += ": expected global " + smt::shape_text(expected_global);
-  if (actual_global) out += ", got " + (actual_global->empty() ? std::string("padding") : smt::shape_text(*actual_global));
-  return out + " (" + (step > 0 ? "step " + std::to_string(step) + ": " : "") + reason + ")";
+  std::string out = fmt::format("device {} {}", device, smt::shape_text(coords));
+  auto it = std::back_inserter(out);
+  if (!local_index.empty()) fmt::format_to(it, ", local {}", smt::shape_text(local_index));
+  if (!expected_global.empty()) fmt::format_to(it, ": expected global {}", smt::shape_text(expected_global));
+  if (actual_global)
+    fmt::format_to(it, ", got {}", actual_global->empty() ? "padding" : smt::shape_text(*actual_global));
+  if (step > 0) fmt::format_to(it, " (step {}: {})", step, reason);
+  else fmt::format_to(it, " ({})", reason);
+  return out;
 }
 
 bool CheckReport::verified() const {
