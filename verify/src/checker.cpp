@@ -21,7 +21,7 @@ namespace {
 
 /// `error` with "step k: " in front of its message.
 Error at_step(std::size_t k, Error error) {
-  error.message = "step " + std::to_string(k) + ": " + error.message;
+  error.message = fmt::format("step {}: {}", k, error.message);
   return error;
 }
 
@@ -43,21 +43,20 @@ Status check_tables(const LoweredStep& step) {
             for (const auto& axis : s.group.axes) {
               const auto& pending = step.before.type.reduce_axes;
               if (std::none_of(pending.begin(), pending.end(), [&](const AxisRef& r) { return overlaps(axis, r); }))
-                return invalid_error("the " + std::string(lowered_name(step.op)) + " reduces over " + to_string(axis) +
-                                     ", which is not a reduction axis of " + to_string(step.before.type));
+                return invalid_error(fmt::format("the {} reduces over {}, which is not a reduction axis of {}",
+                                                 lowered_name(step.op), to_string(axis), to_string(step.before.type)));
             }
           }
           if constexpr (std::is_same_v<Op, LoweredAddPending>) {
             // The live-path count of G1 (query_correct.cpp) needs the symbolic groups.
             if (s.group.table) return invalid_error("add_pending takes no explicit groups");
             if (s.group.size != product_of_sizes(s.group.axes))
-              return invalid_error("the add_pending group size " + std::to_string(s.group.size) + " is not the product " +
-                                   std::to_string(product_of_sizes(s.group.axes)) + " of its axes' sizes");
+              return invalid_error(fmt::format("the add_pending group size {} is not the product {} of its axes' sizes",
+                                               s.group.size, product_of_sizes(s.group.axes)));
           }
           if constexpr (std::is_same_v<Op, LoweredSlice>) {
             if (s.offsets && static_cast<int64_t>(s.offsets->size()) != n)
-              return invalid_error("the offsets table has " + std::to_string(s.offsets->size()) + " entries for " +
-                                   std::to_string(n) + " devices");
+              return invalid_error(fmt::format("the offsets table has {} entries for {} devices", s.offsets->size(), n));
           }
         }
         return Ok{};
@@ -69,20 +68,22 @@ Status check_tables(const LoweredStep& step) {
 Status check_target(const LoweredPlan& plan, const TypedState& target) {
   const TypedState& last = plan.steps.empty() ? plan.source : plan.steps.back().after;
   if (!target.mesh.same_axes(last.mesh))
-    return invalid_error("the target mesh " + to_string(target.mesh) + " does not have the axes of the plan's mesh " +
-                         to_string(last.mesh));
+    return invalid_error(fmt::format("the target mesh {} does not have the axes of the plan's mesh {}",
+                                     to_string(target.mesh), to_string(last.mesh)));
   // The queries compare the plan's last state with the target coordinate by coordinate,
   // so both must put the same device at each coordinate (a plan that ends on another
   // device order needs its permute: without this check such a plan was proved).
   if (!(target.mesh == last.mesh))
-    return invalid_error("the target mesh " + to_string(target.mesh) + " orders the devices otherwise than the plan's " +
-                         "last mesh " + to_string(last.mesh) + ": the plan must end on its target's device order");
+    return invalid_error(fmt::format("the target mesh {} orders the devices otherwise than the plan's last mesh {}: "
+                                     "the plan must end on its target's device order",
+                                     to_string(target.mesh), to_string(last.mesh)));
   if (target.type.rank() != last.type.rank() || target.type.elem != last.type.elem)
-    return invalid_error("the target " + to_string(target.type) + " is not an array of the plan's shape and element type");
+    return invalid_error(
+        fmt::format("the target {} is not an array of the plan's shape and element type", to_string(target.type)));
   for (std::size_t i = 0; i < target.type.rank(); ++i)
     if (target.type.dims[i].global != last.type.dims[i].global)
-      return invalid_error("the target " + to_string(target.type) + " has other global sizes than the plan's " +
-                           to_string(last.type));
+      return invalid_error(fmt::format("the target {} has other global sizes than the plan's {}",
+                                       to_string(target.type), to_string(last.type)));
   return Ok{};
 }
 
@@ -208,14 +209,14 @@ Result<CheckReport> check_lowered(const LoweredPlan& plan, const TypedState& tar
   try {
     return run_queries(plan, target, options);
   } catch (const z3::exception& e) {
-    return Error{Error::Kind::runtime, std::string("the solver failed: ") + e.msg(), Error::npos};
+    return Error{Error::Kind::runtime, fmt::format("the solver failed: {}", e.msg()), Error::npos};
   }
 }
 
 std::string solver_version() {
   unsigned major = 0, minor = 0, build = 0, revision = 0;
   Z3_get_version(&major, &minor, &build, &revision);
-  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(build);
+  return fmt::format("{}.{}.{}", major, minor, build);
 }
 
 Result<CheckReport> check_plan(const Plan& plan, const CheckOptions& options) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "encoding.hpp"
 #include "redist/core/semantics.hpp"
 #include "solve.hpp"
@@ -71,8 +73,8 @@ PropertyResult solve_at(Query& q, Encoding& enc, const z3::expr_vector& bad, con
   ce.expected_global =
       local_to_global(step.after.mesh, step.after.type, ce.coords, ce.local_index).value_or(std::vector<int64_t>{});
   ce.step = static_cast<int>(k);
-  ce.reason = "device " + std::to_string(ce.device) + ": the element at local " + shape_text(ce.local_index) + " " +
-              fault + " in step " + std::to_string(k) + " (transfer)";
+  ce.reason = fmt::format("device {}: the element at local {} {} in step {} (transfer)", ce.device,
+                          shape_text(ce.local_index), fault, k);
   result.detail = ce.reason;
   result.counterexample = std::move(ce);
   return result;
