@@ -130,10 +130,12 @@ StepCost transfer_cost(const CostModel& model, const TypedState& before, const T
   cost.kind = CollectiveKind::transfer;
   const Transfer& t = std::get<Transfer>(step.op);
   const int64_t n = model.transfer_node_size;
-  auto within = [n](const TransferBox& box) { return n > 0 && box.from / n == box.to / n; };
-  const BigInt across = busiest(before, after, t, [&](const TransferBox& box) { return !within(box); });
-  const BigInt near = n > 0 ? busiest(before, after, t, within) : BigInt(0);
+  auto within = [n](const TransferBox& box) { return box.from / n == box.to / n; };
   cost.wire_bytes = busiest(before, after, t, nullptr);
+  // Without nodes every send is across (the table is enumerated once).
+  const BigInt across =
+      n > 0 ? busiest(before, after, t, [&](const TransferBox& box) { return !within(box); }) : cost.wire_bytes;
+  const BigInt near = n > 0 ? busiest(before, after, t, within) : BigInt(0);
   cost.communicates = cost.wire_bytes > 0;
   cost.group_size = cost.communicates ? 2 : 1;
   cost.link = across > 0 ? model.transfer_link : LinkClass::intra;
