@@ -1,13 +1,42 @@
 // Plans between device sets (see mesh_change.hpp): one transfer step, the only way
 // data reaches a device outside the source mesh, with the pending reductions of the
 // source done first on its mesh and those of the target added after it on the new one.
+// The source's reduction is a reduce_scatter where a dim splits evenly over the
+// reduction group: half the bytes of an all_reduce, and the transfer then reads each
+// piece from the one device that holds it (every receiver still gets exactly LB).
+
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "redist/core/semantics.hpp"
 #include "redist/plan/lowered.hpp"
+#include "redist/plan/typing.hpp"
 #include "redist/synth/mesh_change.hpp"
 
 namespace redist {
+
+namespace {
+
+/// The step that reduces `src`'s pending axes on its mesh: a reduce_scatter into the dim
+/// of the largest local extent that the reduction group splits without padding (the
+/// first such dim at equal extent), else an all_reduce.
+Step source_reduction(const Mesh& mesh, const DistType& src) {
+  const auto local = local_shape(src);
+  const int64_t group = product_of_sizes(src.reduce_axes);
+  std::optional<int> best;
+  for (std::size_t d = 0; d < local.size(); ++d) {
+    if (local[d] % group != 0 || has_padding(src)) continue;
+    if (!best || local[d] > local[static_cast<std::size_t>(*best)]) best = static_cast<int>(d);
+  }
+  if (best) {
+    Step scatter{ReduceScatter{*best, src.reduce_axes}};
+    if (auto typed = apply_step(TypedState{mesh, src}, scatter); typed && !has_padding(typed->type)) return scatter;
+  }
+  return Step{AllReduce{src.reduce_axes}};
+}
+
+}  // namespace
 
 bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh) {
   return src_mesh.device_ids() != dst_mesh.device_ids();
@@ -29,7 +58,7 @@ Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Me
   Plan plan{src_mesh, src, {}, dst};
   if (!src.reduce_axes.empty()) {  // reduce where the summands are
     if (auto s = local_step(src_mesh, "the source"); !s) return s.error();
-    plan.steps.emplace_back(AllReduce{src.reduce_axes});
+    plan.steps.push_back(source_reduction(src_mesh, src));
   }
   DistType to = dst;
   to.reduce_axes.clear();

@@ -253,6 +253,36 @@ TEST(DeviceSetsTest, DoubledSendIsExcess) {
   EXPECT_EQ(report->transfers, Transfers::excess);
 }
 
+/// The anchor of one line of tests/data/device_sets.txt's format.
+Anchor anchor_of(const std::string& line) {
+  auto parsed = parse_anchors(line + "\n");
+  if (!parsed.ok()) throw std::runtime_error(parsed.error().to_string());
+  return parsed->front();
+}
+
+TEST(DeviceSetsTest, PendingSumIsReduceScatteredBeforeTheTransfer) {
+  // The reduction group r splits dim 1 evenly: a reduce_scatter (half an all_reduce's
+  // bytes), after which each piece has one holder, so every device receives exactly LB.
+  const Plan plan = plan_of(named("pending_sum_source"));
+  ASSERT_EQ(plan.steps.size(), 2u);
+  const auto* scatter = std::get_if<ReduceScatter>(&plan.steps[0].op);
+  ASSERT_NE(scatter, nullptr) << to_string(plan);
+  EXPECT_EQ(scatter->dim, 1);
+  const auto figures = plan_figures(plan);
+  ASSERT_TRUE(figures.ok());
+  ASSERT_TRUE(figures->lower_bound.has_value());
+  EXPECT_EQ(figures->recv_bytes_max, figures->lower_bound->max);
+  EXPECT_EQ(figures->recv_bytes_total, figures->lower_bound->total);
+  // No dim splits evenly over r:3 (local 4 x 8): an all_reduce, as before.
+  const Plan uneven = plan_of(anchor_of(
+      "three_summands | {x:2, r:3} | f32[{x}8, 8] sum{r} | f32[8, {y}8] | {y:4} devices=[6,7,8,9]"));
+  ASSERT_FALSE(uneven.steps.empty());
+  EXPECT_TRUE(std::holds_alternative<AllReduce>(uneven.steps[0].op)) << to_string(uneven);
+  auto report = check_plan(uneven);
+  ASSERT_TRUE(report.ok()) << report.error().to_string();
+  EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
+}
+
 TEST(DeviceSetsTest, AllToAllTransferOf64DevicesIsProvedTight) {
   // 4,096 sends: proved because the relation and the coverage and sends-once queries
   // split on the receiver (docs/checker.md "Transfers"); one flat disjunction was

@@ -17,7 +17,8 @@ namespace redist {
 bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh);
 
 /// The plan between other device sets (docs/meshes.md "Other device sets"): one
-/// `transfer` of point-to-point sends, preceded by an all_reduce of the source's
+/// `transfer` of point-to-point sends, preceded by a reduce_scatter (where a dim splits
+/// evenly over the group) or an all_reduce of the source's
 /// pending reductions and followed by an add_pending of the target's. Errors: invalid
 /// types or other arrays (invalid), pending reductions on a mesh over ids other than
 /// 0..N-1 (unsupported). With `node_size` > 0 (the cost model's transfer.node_size)
