@@ -119,7 +119,7 @@ TEST(MeshChangeCli, ExplainAndEmitATransfer) {
   const auto reducing = run_redist("emit --target hlo --mesh '{x:2, r:2}' --target-mesh '{y:4} devices=[4,5,6,7]' "
                                    "'f32[{x}8] sum{r}' 'f32[{y}8]'");
   EXPECT_EQ(reducing.exit_code, 2) << reducing.output;
-  EXPECT_NE(reducing.output.find("the plan has a all_reduce beside its transfer between device sets"),
+  EXPECT_NE(reducing.output.find("the plan has a reduce_scatter beside its transfer between device sets"),
             std::string::npos)
       << reducing.output;
 }
