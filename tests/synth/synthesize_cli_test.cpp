@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -169,7 +171,9 @@ TEST(PlanCommand, NoPlanWithinTheBudgetExitsThree) {
 
 // x crosses nodes, y stays within a node (docs/cost_model.md).
 std::string two_class_cost_model() {
-  const std::string path = ::testing::TempDir() + "redist_cli_cost_model.txt";
+  // One file per process: tests run in parallel, and a shared file could be read
+  // while another test truncates it to write it again.
+  const std::string path = ::testing::TempDir() + "redist_cli_cost_model_" + std::to_string(getpid()) + ".txt";
   std::ofstream(path) << "# x crosses nodes\nx = inter\ny = intra\n";
   return path;
 }
@@ -243,7 +247,7 @@ TEST(PlanCommand, OptimalBeatsTheDefaultPlanUnderTheCostModel) {
 }
 
 TEST(PlanCommand, BadCostModelsExitTwoWithTheReason) {
-  const std::string path = ::testing::TempDir() + "redist_cli_bad_cost_model.txt";
+  const std::string path = ::testing::TempDir() + "redist_cli_bad_cost_model_" + std::to_string(getpid()) + ".txt";
   std::ofstream(path) << "x = fast\n";
   const auto bad_class = run_redist(std::string(kSwap) + " --cost-model " + path);
   EXPECT_EQ(bad_class.exit_code, 2);
