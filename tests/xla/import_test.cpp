@@ -188,6 +188,32 @@ TEST(HloImport, TransposeListingTooFewDimsIsAnError) {
   }
 }
 
+TEST(HloImport, OperandsOfOtherSizesBesideTheJoinedDimAreAnError) {
+  // Found by fuzz_hlo_import (stop 23): an all-gather of f32[2,8] into f32[8,4] passed
+  // the check of the gathered dim alone, and the concatenation wrote past the result's
+  // rows (ASan: heap-buffer-overflow; a Release build crashed). Likewise a concatenate,
+  // a reduce-scatter whose other sizes grow, and negative dimensions. Each is an instruction beside a valid reshard.
+  const std::pair<std::string, std::string> cases[] = {
+      {"%bad = f32[8,4]{1,0} all-gather(%param), channel_id=1, replica_groups=[1,4]<=[4], dimensions={0}, "
+       "use_global_device_ids=true",
+       "the result shape is not the group's buffers concatenated"},
+      {"%bad = f32[8,8]{1,0} all-gather(%param), channel_id=1, replica_groups=[1,4]<=[4], dimensions={-1}, "
+       "use_global_device_ids=true",
+       "the result shape is not the group's buffers concatenated"},
+      {"%bad = f32[4,4]{1,0} concatenate(%param, %param), dimensions={0}",
+       "operands of another rank or other sizes beside the concatenated dimension"},
+      {"%bad = f32[4,8]{1,0} concatenate(%param, %param), dimensions={-1}", "bad dimensions="},
+      {"%bad = f32[4,2]{1,0} reduce-scatter(%param), channel_id=1, replica_groups=[1,4]<=[4], dimensions={1}, "
+       "use_global_device_ids=true, to_apply=%add",
+       "the result is not one chunk of the operand per member"},
+  };
+  for (const auto& [bad, reason] : cases) {
+    auto r = import_hlo(module("  " + bad + "\n" + gather("[1,4]<=[4]"), "{replicated}"));
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message.find("%bad (line 5): " + reason), std::string::npos) << r.error().message;
+  }
+}
+
 TEST(HloImport, NotOneReshardNamesTheInstruction) {
   auto two = import_hlo(
       "HloModule m, num_partitions=4\n\nENTRY %main (p: f32[2,8], q: f32[2,8]) -> f32[2,8] {\n"

@@ -59,7 +59,17 @@ Value array_like(const Shape& shape) {
   return v;
 }
 
-/// Concatenation of `parts` along `dim` into `shape`.
+/// True when `part` has `shape`'s rank and its sizes except along `dim`: what concat()
+/// needs of each part to stay inside the result.
+bool fits_along(const Shape& part, const Shape& shape, std::size_t dim) {
+  if (part.is_tuple || part.dims.size() != shape.dims.size()) return false;
+  for (std::size_t k = 0; k < part.dims.size(); ++k)
+    if (k != dim && part.dims[k] != shape.dims[k]) return false;
+  return true;
+}
+
+/// Concatenation of `parts` along `dim` into `shape` (each part fits_along it, their
+/// sizes along `dim` adding up to the result's).
 Value concat(const Shape& shape, const std::vector<const Value*>& parts, std::size_t dim) {
   Value out = array_like(shape);
   const auto so = row_major_strides(shape.dims);
@@ -331,10 +341,12 @@ class Runner {
     }
     if (op == "concatenate") {
       const auto dim = attr_ints(ins, "dimensions");
-      if (dim.size() != 1 || dim[0] >= static_cast<int64_t>(shape.dims.size())) return fail(ins, "bad dimensions=");
+      if (dim.size() != 1 || dim[0] < 0 || dim[0] >= static_cast<int64_t>(shape.dims.size()))
+        return fail(ins, "bad dimensions=");
       int64_t total = 0;
       for (const auto* o : ops) {
-        if (o->shape.is_tuple || o->shape.dims.size() != shape.dims.size()) return fail(ins, "operands of another rank");
+        if (!fits_along(o->shape, shape, static_cast<std::size_t>(dim[0])))
+          return fail(ins, "operands of another rank or other sizes beside the concatenated dimension");
         total += o->shape.dims[dim[0]];
       }
       if (total != shape.dims[dim[0]]) return fail(ins, "operands do not add up to the result");
@@ -450,7 +462,8 @@ class Runner {
           }
           continue;
         }
-        if (dims.size() != 1 || dims[0] >= static_cast<int64_t>(first.shape.dims.size()) ||
+        if (dims.size() != 1 || dims[0] < 0 || dims[0] >= static_cast<int64_t>(first.shape.dims.size()) ||
+            !fits_along(ins.shape, first.shape, static_cast<std::size_t>(dims[0])) ||
             first.shape.dims[dims[0]] != ins.shape.dims[dims[0]] * size)
           return fail(ins, "the result is not one chunk of the operand per member");
         for (int64_t i = 0; i < size; ++i) {
@@ -464,9 +477,12 @@ class Runner {
         if (ops.size() != 1 || dims.size() != 1) return fail(ins, "expects one operand and one dimension");
         std::vector<const Value*> parts;
         for (auto d : g) parts.push_back(&(*ops[0])[d]);
-        if (ins.shape.is_tuple || (*ops[0])[g[0]].shape.dims.size() != ins.shape.dims.size() ||
-            dims[0] >= static_cast<int64_t>(ins.shape.dims.size()) ||
-            (*ops[0])[g[0]].shape.dims[dims[0]] * size != ins.shape.dims[dims[0]])
+        const bool fits = !ins.shape.is_tuple && dims[0] >= 0 && dims[0] < static_cast<int64_t>(ins.shape.dims.size()) &&
+                          std::all_of(parts.begin(), parts.end(), [&](const Value* p) {
+                            return p->shape.dims == parts[0]->shape.dims &&
+                                   fits_along(p->shape, ins.shape, static_cast<std::size_t>(dims[0]));
+                          });
+        if (!fits || parts[0]->shape.dims[dims[0]] * size != ins.shape.dims[dims[0]])
           return fail(ins, "the result shape is not the group's buffers concatenated");
         const Value joined = concat(ins.shape, parts, dims[0]);
         for (auto d : g) out[d] = joined;
@@ -476,7 +492,7 @@ class Runner {
       if (ops.size() == 1 && dims.size() == 1) {
         const Shape& in = (*ops[0])[g[0]].shape;
         const int64_t d = dims[0];
-        if (ins.shape.is_tuple || d >= static_cast<int64_t>(in.dims.size()) || in.dims[d] % size != 0 ||
+        if (ins.shape.is_tuple || d < 0 || d >= static_cast<int64_t>(in.dims.size()) || in.dims[d] % size != 0 ||
             ins.shape.dims != in.dims)
           return fail(ins, "the array all-to-all's shapes do not match its group size");
         Shape chunk = in;
