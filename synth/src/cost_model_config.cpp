@@ -1,8 +1,9 @@
-// The cost model's config text: `axis = intra|inter`, `class.field = number` and
-// `transfer.link = intra|inter` lines.
+// The cost model's config text: `axis = intra|inter`, `class.field = number`,
+// `transfer.link = intra|inter` and `transfer.node_size = n` lines.
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -69,7 +70,8 @@ class LineReader {
     if (cls == "transfer") {  // the links between the meshes of a transfer, and nodes
       if (field == "node_size") {
         const auto number = positive_number(value);
-        if (!number || *number != static_cast<double>(static_cast<int64_t>(*number)) || *number > 9.2e18)
+        // Range before the cast: a double past int64's range does not convert (UB).
+        if (!number || *number > 9.0e18 || *number != std::floor(*number))
           return error(value_at, fmt::format("expected a positive whole number of devices, got '{}'", value));
         model_.transfer_node_size = static_cast<int64_t>(*number);
         return Ok{};

@@ -187,7 +187,8 @@ TEST(TransferNodes, SendsWithinANodeArePricedOnTheIntraClass) {
   // Without nodes both tables cost the transfer.link term of the busiest device.
   EXPECT_DOUBLE_EQ(plan_cost(CostModel{}, near)->time_us, 5 + 96 / 25e3);
   for (const char* bad : {"transfer.node_size = 0\n", "transfer.node_size = 2.5\n", "transfer.node_size = -4\n",
-                          "transfer.node_size = many\n"})
+                          "transfer.node_size = many\n", "transfer.node_size = 1e300\n",
+                          "transfer.node_size = 0777777777777777777777777777777777777777\n"})
     EXPECT_FALSE(parse_cost_model(bad).ok()) << bad;
 }
 
