@@ -334,5 +334,82 @@ TEST(DeviceSetsTest, PartlyOverlappingSendsAreExcess) {
   EXPECT_EQ(report->transfers, Transfers::excess);
 }
 
+/// The plan of `text`; throws when it does not parse.
+Plan parsed(const std::string& text) {
+  auto plan = parse_plan(text);
+  if (!plan.ok()) throw std::runtime_error(plan.error().to_string());
+  return *plan;
+}
+
+/// A gather on {x:2} over devices 0 and 1, a transfer to {y:2} on `order`, then a slice
+/// by y: what a device received in the gather crosses the transfer (it stays on its
+/// device) and the slice keeps or drops it.
+Plan gather_transfer_slice(const std::string& order) {
+  return parsed(fmt::format(
+      "mesh {{x:2}}\nsource f32[{{x}}8, 8]\nall_gather(dim=0, axes={{x}})\n"
+      "transfer(mesh={{y:2}} devices=[{}], to=f32[8, 8])\nall_slice(dim=0, axes={{y}})\ntarget f32[{{y}}8, 8]\n",
+      order));
+}
+
+TEST(DeviceSetsTest, ArrivalsAreFollowedAcrossATransfer) {
+  // devices=[1,0]: device 1 (y=0) keeps rows 0-3, which it received in the gather, and
+  // drops rows 4-7, which it held; device 0 the other way round. Received = LB on both.
+  auto kept = check_plan(gather_transfer_slice("1,0"));
+  ASSERT_TRUE(kept.ok()) << kept.error().to_string();
+  EXPECT_EQ(kept->correct.verdict, Verdict::proved) << kept->correct.detail;
+  EXPECT_EQ(kept->memory.verdict, Verdict::refuted) << kept->memory.detail;  // the gathered 8 x 8
+  EXPECT_EQ(kept->no_peak.verdict, Verdict::proved) << kept->no_peak.detail;
+  EXPECT_EQ(kept->tight.verdict, Verdict::proved) << kept->tight.detail;
+  EXPECT_EQ(kept->transfers, Transfers::tight);
+
+  // devices=[0,1]: device 0 (y=0) drops rows 4-7, received in the gather and kept
+  // through the transfer: a peak, found only by following the arrival across it.
+  const Plan plan = gather_transfer_slice("0,1");
+  auto dropped = check_plan(plan);
+  ASSERT_TRUE(dropped.ok()) << dropped.error().to_string();
+  EXPECT_EQ(dropped->correct.verdict, Verdict::proved) << dropped->correct.detail;
+  ASSERT_EQ(dropped->no_peak.verdict, Verdict::refuted) << dropped->no_peak.detail;
+  ASSERT_TRUE(dropped->no_peak.counterexample.has_value());
+  const Counterexample& ce = *dropped->no_peak.counterexample;
+  EXPECT_EQ(ce.device, 0);
+  EXPECT_EQ(ce.coords, std::vector<int64_t>{0});
+  EXPECT_EQ(ce.step, 3);
+  ASSERT_EQ(ce.local_index.size(), 2u);
+  EXPECT_GE(ce.local_index[0], 4);  // a row device 0 did not hold in the source
+  EXPECT_EQ(ce.expected_global, ce.local_index);
+  EXPECT_EQ(dropped->tight.verdict, Verdict::refuted) << dropped->tight.detail;
+  EXPECT_EQ(dropped->transfers, Transfers::excess);
+  EXPECT_FALSE(dropped->verified());
+
+  // The interpreter confirms: device 0 lacks the element in the source, holds it after
+  // the transfer at the counterexample's index, and no longer holds it after the slice.
+  const auto states = type_plan(plan);
+  ASSERT_TRUE(states.ok());
+  const int64_t value = element_value(plan.source, ce.expected_global);
+  auto holds = [value](const LocalBuffer& b) { return std::count(b.values.begin(), b.values.end(), value) > 0; };
+  MeshData data = distribute(plan.mesh, plan.source);
+  EXPECT_FALSE(holds(data[0]));
+  for (std::size_t k = 0; k < 2; ++k) {
+    auto next = run_step(k == 0 ? TypedState{plan.mesh, plan.source} : (*states)[k - 1], plan.steps[k], data);
+    ASSERT_TRUE(next.ok()) << next.error().to_string();
+    data = std::move(*next);
+  }
+  EXPECT_EQ(data[0].values[static_cast<std::size_t>(ce.local_index[0] * 8 + ce.local_index[1])], value);
+  auto sliced = run_step((*states)[1], plan.steps[2], data);
+  ASSERT_TRUE(sliced.ok()) << sliced.error().to_string();
+  EXPECT_FALSE(holds((*sliced)[0]));
+}
+
+TEST(DeviceSetsTest, PendingSumTightnessIsNotPosedWithItsReason) {
+  // The reduce_scatter's arrivals cross the transfer: G3a is posed and proved; G3b has
+  // no per-device lower bound across device sets with reductions, and says so.
+  auto report = check_plan(plan_of(named("pending_sum_source")));
+  ASSERT_TRUE(report.ok()) << report.error().to_string();
+  EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
+  EXPECT_EQ(report->no_peak.verdict, Verdict::proved) << report->no_peak.detail;
+  EXPECT_EQ(report->tight.verdict, Verdict::unknown);
+  EXPECT_NE(report->tight.detail.find("no per-device lower bound"), std::string::npos) << report->tight.detail;
+}
+
 }  // namespace
 }  // namespace redist

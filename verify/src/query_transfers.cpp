@@ -52,9 +52,22 @@ Arrival trace_arrival(Encoding& enc, const LoweredPlan& plan, std::size_t k) {
   for (std::size_t m = k + 1; m <= plan.steps.size(); ++m) {
     const LoweredStep& next = plan.steps[m - 1];
     const std::string name = fmt::format("{}_at{}", prefix, m);
-    Location there{enc.same_device_on(here.device, next.after.mesh, name), stay_index(enc, next, here)};
+    const bool transfer = std::holds_alternative<LoweredTransfer>(next.op);
+    Location there{transfer ? enc.device(next.after.mesh, name) : enc.same_device_on(here.device, next.after.mesh, name),
+                   stay_index(enc, next, here)};
+    z3::expr stays = relate(enc, next, here, there) && enc.in_bounds(there.index, local_shape(next.after.type));
+    if (transfer) {
+      // Across meshes the device may not be in the new one, so its id there is not a
+      // domain constraint (that would be unsat for a device only in the source and
+      // prove every query vacuously). Instead: where a box stays on here's device and
+      // holds its index, `there` is that device; the element stays exactly when the
+      // transfer relates it to the same physical device (which only such a box does).
+      q.add("domain", implies(stays_on_device(enc, std::get<LoweredTransfer>(next.op), here),
+                              enc.physical(there.device) == enc.physical(here.device)));
+      stays = stays && enc.physical(there.device) == enc.physical(here.device);
+    }
     const z3::expr keep = q.ctx().bool_const(fmt::format("keep_{}_{}", k, m).c_str());
-    q.add(step_group(m), keep == (relate(enc, next, here, there) && enc.in_bounds(there.index, local_shape(next.after.type))));
+    q.add(step_group(m), keep == stays);
     a.keep.push_back(keep);
     // Name the index terms so that later steps read variables.
     for (std::size_t i = 0; i < there.index.size(); ++i) {

@@ -55,6 +55,15 @@ z3::expr transfer_relation(Encoding& enc, const LoweredTransfer& t, const Locati
   return z3::mk_or(cases);
 }
 
+/// Send `box` reads the element at `b`: b's device is its sender and b's index lies in
+/// its box at src_start.
+z3::expr holds_at_source(Encoding& enc, const TransferBox& box, const Location& b) {
+  z3::expr inside = enc.physical(b.device) == enc.num(box.from);
+  for (std::size_t i = 0; i < box.extent.size(); ++i)
+    inside = inside && b.index[i] >= enc.num(box.src_start[i]) && b.index[i] < enc.num(box.src_start[i] + box.extent[i]);
+  return inside;
+}
+
 /// Digit `k` of d's member index in a (fused) all_to_all: the member index itself with
 /// one part; else the mixed-radix number of d's coordinates on the part's axes, or for
 /// a table the digit of the table's member index (parts[0] most significant).
@@ -220,12 +229,9 @@ struct Stay {
   // The index the box that stays on b's device and holds b.l gives it (b.l elsewhere).
   std::vector<z3::expr> operator()(const LoweredTransfer& t) const {
     auto l = b.index;
-    const z3::expr self = enc.physical(b.device);
     for (const auto& box : t.sends) {
       if (box.from != box.to) continue;
-      z3::expr inside = self == enc.num(box.from);
-      for (std::size_t i = 0; i < box.extent.size(); ++i)
-        inside = inside && b.index[i] >= enc.num(box.src_start[i]) && b.index[i] < enc.num(box.src_start[i] + box.extent[i]);
+      const z3::expr inside = holds_at_source(enc, box, b);
       for (std::size_t i = 0; i < l.size(); ++i)
         l[i] = z3::ite(inside, b.index[i] - enc.num(box.src_start[i]) + enc.num(box.dst_start[i]), l[i]);
     }
@@ -234,6 +240,13 @@ struct Stay {
 };
 
 }  // namespace
+
+z3::expr stays_on_device(Encoding& enc, const LoweredTransfer& t, const Location& before) {
+  z3::expr_vector stays(enc.query().ctx());
+  for (const auto& box : t.sends)
+    if (box.from == box.to) stays.push_back(holds_at_source(enc, box, before));
+  return z3::mk_or(stays);
+}
 
 z3::expr relate(Encoding& enc, const LoweredStep& step, const Location& before, const Location& after) {
   return std::visit(Relate{enc, step, before, after}, step.op);

@@ -26,6 +26,10 @@ z3::expr relate(Encoding& enc, const LoweredStep& step, const Location& before, 
 /// buffer after the step; the relation, not this guess, decides.
 std::vector<z3::expr> stay_index(Encoding& enc, const LoweredStep& step, const Location& before);
 
+/// The condition "some box of transfer `t` that stays on its device (from == to) is on
+/// `before`'s device and holds its index": the element then stays on that device.
+z3::expr stays_on_device(Encoding& enc, const LoweredTransfer& t, const Location& before);
+
 /// The local buffer shape the lowered collective of `step` produces from the declared
 /// shape before it (a gather or all_to_all keeps at most the declared extent of its
 /// concatenation; an all_to_all's chunks are ceil(extent / members) long); nullopt when
