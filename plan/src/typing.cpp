@@ -375,15 +375,15 @@ Result<std::vector<TypedState>> type_plan(const Plan& plan) {
   if (auto st = validate(plan.source, plan.mesh); !st) return prefixed(st.error(), "source: ");
   std::vector<TypedState> states;
   states.reserve(plan.steps.size());
-  TypedState state{plan.mesh, plan.source};
+  const TypedState source{plan.mesh, plan.source};
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
-    auto next = apply_step(state, plan.steps[k]);
+    auto next = apply_step(k == 0 ? source : states.back(), plan.steps[k]);
     if (!next) {
       return prefixed(next.error(), fmt::format("step {} ({}): ", k + 1, to_string(plan.steps[k])));
     }
-    state = std::move(*next);
-    states.push_back(state);
+    states.push_back(std::move(*next));
   }
+  const TypedState& state = states.empty() ? source : states.back();
   if (plan.target) {
     if (auto st = validate(*plan.target, state.mesh); !st) return prefixed(st.error(), "target: ");
     if (canonical(*plan.target, state.mesh) != canonical(state.type, state.mesh))

@@ -150,12 +150,20 @@ struct Seed {
   std::optional<Plan> kept;       // the plan with its permutes' pairs keeping the most data in place
   std::vector<TypedState> states;
   double time_us = 0;
+  std::optional<BigInt> received;  // bytes received over all devices by in_place()
   /// The plan this seed stands for.
   const Plan& plan() const { return rewritten ? *rewritten : *given; }
   /// The plan with repaired pairs (in_place.hpp), made once.
   const Plan& in_place() {
     if (!kept) kept = synth_detail::keep_in_place(plan(), states);
     return *kept;
+  }
+  /// Returns the bytes in_place() receives over all devices (computed once), or nullopt
+  /// when its figures cannot be taken.
+  std::optional<BigInt> received_total() {
+    if (!received)
+      if (auto figures = plan_figures(in_place())) received = figures->recv_bytes_total;
+    return received;
   }
 };
 
@@ -198,8 +206,8 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
       }
     if (best && !cheaper(candidate.time_us, best->time_us)) {
       if (cheaper(best->time_us, candidate.time_us)) return;
-      auto a = plan_figures(candidate.in_place()), b = plan_figures(best->in_place());
-      if (!a || !b || a->recv_bytes_total >= b->recv_bytes_total) return;
+      const auto a = candidate.received_total(), b = best->received_total();
+      if (!a || !b || *a >= *b) return;
     }
     best = std::move(candidate);
   };
