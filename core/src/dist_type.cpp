@@ -114,6 +114,31 @@ std::vector<AxisRef> used_axes(const DistType& type) {
   return out;
 }
 
+std::vector<AxisRef> free_axes(const Mesh& mesh, const DistType& type) {
+  const std::vector<AxisRef> used = used_axes(type);
+  std::vector<AxisRef> free;
+  for (const auto& axis : mesh.axes()) {
+    std::vector<AxisRef> mine;
+    for (const auto& u : used)
+      if (u.name == axis.name) mine.push_back(u);
+    std::sort(mine.begin(), mine.end(), [](const AxisRef& a, const AxisRef& b) { return a.pre < b.pre; });
+    int64_t next = 1;  // start of the next unused factor
+    for (const auto& u : mine) {
+      if (u.pre > next) free.push_back(make_axis_ref(axis.name, next, u.pre / next, axis.size));
+      next = u.pre * u.size;
+    }
+    if (next < axis.size) free.push_back(make_axis_ref(axis.name, next, axis.size / next, axis.size));
+  }
+  return free;
+}
+
+std::vector<AxisRef> axes_minus(const std::vector<AxisRef>& axes, const std::vector<AxisRef>& drop) {
+  std::vector<AxisRef> out;
+  for (const auto& a : axes)
+    if (std::find(drop.begin(), drop.end(), a) == drop.end()) out.push_back(a);
+  return out;
+}
+
 DistType canonical(const DistType& type, const Mesh& mesh) {
   auto axis_size = [&](const std::string& name) { return mesh.axis_size(*mesh.axis_index(name)); };
   DistType out = type;

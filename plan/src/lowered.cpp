@@ -77,34 +77,6 @@ struct Lowerer {
   }
 };
 
-/// The factors of each mesh axis that `type` leaves replicated, in mesh order, major
-/// first, each maximal run of unused factors as one reference.
-std::vector<AxisRef> free_factors(const Mesh& mesh, const DistType& type) {
-  const std::vector<AxisRef> used = used_axes(type);
-  std::vector<AxisRef> free;
-  for (const auto& axis : mesh.axes()) {
-    std::vector<AxisRef> mine;
-    for (const auto& u : used)
-      if (u.name == axis.name) mine.push_back(u);
-    std::sort(mine.begin(), mine.end(), [](const AxisRef& a, const AxisRef& b) { return a.pre < b.pre; });
-    int64_t next = 1;  // start of the next unused factor
-    for (const auto& u : mine) {
-      if (u.pre > next) free.push_back(make_axis_ref(axis.name, next, u.pre / next, axis.size));
-      next = u.pre * u.size;
-    }
-    if (next < axis.size) free.push_back(make_axis_ref(axis.name, next, axis.size / next, axis.size));
-  }
-  return free;
-}
-
-/// Elements of `a` not in `b`, in order.
-std::vector<AxisRef> minus(const std::vector<AxisRef>& a, const std::vector<AxisRef>& b) {
-  std::vector<AxisRef> out;
-  for (const auto& x : a)
-    if (std::find(b.begin(), b.end(), x) == b.end()) out.push_back(x);
-  return out;
-}
-
 /// The moves of the permute from `before` to `after`, as permute_pairs() chooses its
 /// bijection: each dim's source axes take the target's block index of that dim, and
 /// the factors free only in the source take the target's factors free only in it.
@@ -114,10 +86,10 @@ std::vector<PermuteMove> permute_moves(const TypedState& before, const TypedStat
   std::vector<PermuteMove> moves;
   for (std::size_t d = 0; d < before.type.rank(); ++d)
     if (!before.type.dims[d].axes.empty()) moves.push_back({before.type.dims[d].axes, after.type.dims[d].axes});
-  const auto src_free = free_factors(before.mesh, before.type);
-  const auto dst_free = free_factors(after.mesh, after.type);
-  if (auto src_other = minus(src_free, dst_free); !src_other.empty())
-    moves.push_back({std::move(src_other), minus(dst_free, src_free)});
+  const auto src_free = free_axes(before.mesh, before.type);
+  const auto dst_free = free_axes(after.mesh, after.type);
+  if (auto src_other = axes_minus(src_free, dst_free); !src_other.empty())
+    moves.push_back({std::move(src_other), axes_minus(dst_free, src_free)});
   return moves;
 }
 

@@ -239,6 +239,15 @@ void add_hints(const Seed& seed, Frame& frame) {
   }
 }
 
+/// Sets `result`'s plan to `plan` (of modeled time `time_us`) with its gathers ordered
+/// and merged where that is no dearer (gather_order.hpp), and its time to that plan's.
+void finish(const CostModel& model, const Plan& plan, double time_us, EngineResult& result) {
+  result.plan = synth_detail::merged_gathers(model, synth_detail::ordered_gathers(model, plan));
+  result.time_us = time_us;
+  if (!(*result.plan == plan))
+    if (auto cost = plan_cost(model, *result.plan)) result.time_us = cost->time_us;
+}
+
 }  // namespace
 
 bool slices_first(const Plan& plan) {
@@ -258,8 +267,8 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   double best = INFINITY;  // the upper bound: the best plan's modeled time
   const auto seed = best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive);
   if (seed) {
-    result.plan = synth_detail::gathers_major_last(model, *seed->kept);
-    result.time_us = best = seed->time_us;
+    finish(model, *seed->kept, seed->time_us, result);
+    best = result.time_us;
     if (limits.max_expanded <= 0) {
       result.stopped = "no expansions allowed";
       return result;
@@ -400,8 +409,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
         cost = std::move(kept_cost);
       }
     }
-    result.plan = synth_detail::gathers_major_last(model, std::move(plan));
-    result.time_us = cost->time_us;
+    finish(model, std::move(plan), cost->time_us, result);
   }
   return result;
 }

@@ -1,40 +1,134 @@
-// gathers_major_last() (gather_order.hpp): a stable sort of each run of gathers by dim,
-// highest first, kept when the sorted plan types and costs the same (the caller's
-// modeled time stays exact).
+// ordered_gathers() and merged_gathers() (gather_order.hpp). ordered_gathers(): each
+// run of consecutive gathers is priced in every order that keeps the gathers of one dim
+// in their order (each dim loses the same suffixes in the same order, so every such
+// order types and ends where the run does); the cheapest is kept, and among the
+// cheapest the one gathering higher dims first. Under one link class every order costs
+// the same (a gather of g1 then g2 moves B(g1 g2 - 1) either way), so only the stable
+// sort by dim is tried there. merged_gathers(): adjacent gathers of one dim and one link
+// class joined, kept when the joined plan types and costs less.
 
 #include "gather_order.hpp"
 
 #include <algorithm>
 #include <cmath>
-
+#include <numeric>
 
 namespace redist::synth_detail {
 
-Plan gathers_major_last(const CostModel& model, Plan plan) {
-  Plan sorted = plan;
-  auto& steps = sorted.steps;
-  auto gather = [](const Step& s) { return std::holds_alternative<AllGather>(s.op) && !s.groups; };
+namespace {
+
+bool plain_gather(const Step& s) { return std::holds_alternative<AllGather>(s.op) && !s.groups; }
+
+int dim_of(const Step& s) { return std::get<AllGather>(s.op).dim; }
+
+/// Returns the modeled time of `steps` from `at`, or nullopt when they do not type.
+std::optional<double> run_time(const CostModel& model, TypedState at, const std::vector<Step>& steps) {
+  double time = 0;
+  for (const auto& step : steps) {
+    auto next = apply_step(at, step);
+    if (!next) return std::nullopt;
+    time += step_cost(model, at, *next, step).time_us;
+    at = std::move(*next);
+  }
+  return time;
+}
+
+/// True when the gathers of `run` are on axes of more than one link class.
+bool mixed_classes(const CostModel& model, const std::vector<Step>& run) {
+  std::optional<LinkClass> seen;
+  for (const auto& s : run)
+    for (const auto& a : std::get<AllGather>(s.op).axes) {
+      if (seen && *seen != model.class_of(a.name)) return true;
+      seen = model.class_of(a.name);
+    }
+  return false;
+}
+
+/// Returns the cheapest order of `run` (gathers, from `at`) that keeps each dim's gathers
+/// in order; among equals the one with the highest dims first.
+std::vector<Step> best_order(const CostModel& model, const TypedState& at, const std::vector<Step>& run) {
+  std::vector<Step> sorted = run;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Step& a, const Step& b) { return dim_of(a) > dim_of(b); });
+  if (run.size() > 6 || !mixed_classes(model, run)) return sorted;  // 6: at most 720 orders
+  // Orders as permutations of the run's dims (a multiset), in decreasing lexicographic
+  // order from the sorted one; the k-th gather of dim d is the k-th of d in the run.
+  std::vector<int> dims;
+  for (const auto& s : sorted) dims.push_back(dim_of(s));
+  std::optional<double> best_time;
+  std::vector<Step> best;
+  do {
+    std::vector<Step> order;
+    std::vector<std::size_t> taken(run.size(), 0);  // per run index: used
+    for (int d : dims)
+      for (std::size_t i = 0; i < run.size(); ++i)
+        if (!taken[i] && dim_of(run[i]) == d) {
+          taken[i] = 1;
+          order.push_back(run[i]);
+          break;
+        }
+    const auto time = run_time(model, at, order);
+    if (time && (!best_time || *time < *best_time - 1e-12 * *best_time)) {
+      best_time = time;
+      best = std::move(order);
+    }
+  } while (std::prev_permutation(dims.begin(), dims.end()));
+  return best_time ? best : sorted;
+}
+
+}  // namespace
+
+Plan ordered_gathers(const CostModel& model, Plan plan) {
+  auto states = type_plan(plan);
+  if (!states) return plan;
+  Plan out = plan;
   bool changed = false;
-  for (std::size_t i = 0; i < steps.size();) {
+  for (std::size_t i = 0; i < plan.steps.size();) {
     std::size_t j = i;
-    while (j < steps.size() && gather(steps[j])) ++j;
+    while (j < plan.steps.size() && plain_gather(plan.steps[j])) ++j;
     if (j - i >= 2) {
-      auto dim = [](const Step& s) { return std::get<AllGather>(s.op).dim; };
-      std::stable_sort(steps.begin() + static_cast<std::ptrdiff_t>(i), steps.begin() + static_cast<std::ptrdiff_t>(j),
-                       [&](const Step& a, const Step& b) { return dim(a) > dim(b); });
-      changed = changed || !std::equal(steps.begin() + static_cast<std::ptrdiff_t>(i),
-                                       steps.begin() + static_cast<std::ptrdiff_t>(j),
-                                       plan.steps.begin() + static_cast<std::ptrdiff_t>(i));
+      const TypedState at = i == 0 ? TypedState{plan.mesh, plan.source} : (*states)[i - 1];
+      const std::vector<Step> run(plan.steps.begin() + static_cast<std::ptrdiff_t>(i),
+                                  plan.steps.begin() + static_cast<std::ptrdiff_t>(j));
+      auto order = best_order(model, at, run);
+      if (order != run) {
+        std::move(order.begin(), order.end(), out.steps.begin() + static_cast<std::ptrdiff_t>(i));
+        changed = true;
+      }
     }
     i = std::max(j, i + 1);
   }
   if (!changed) return plan;
-  // Each dim loses the same suffixes in the same order, so a sorted plan that types
-  // (plan_cost types it) ends where `plan` does.
-  auto old_cost = plan_cost(model, plan), new_cost = plan_cost(model, sorted);
-  if (!old_cost || !new_cost || std::abs(new_cost->time_us - old_cost->time_us) > 1e-12 * old_cost->time_us)
-    return plan;
-  return sorted;
+  // Never dearer: the cheapest order was kept, the given one among those priced.
+  auto old_cost = plan_cost(model, plan), new_cost = plan_cost(model, out);
+  if (!old_cost || !new_cost || new_cost->time_us > old_cost->time_us * (1 + 1e-12)) return plan;
+  return out;
+}
+
+Plan merged_gathers(const CostModel& model, Plan plan) {
+  Plan merged{plan.mesh, plan.source, {}, plan.target};
+  auto gather = [](Step& s) { return std::get_if<AllGather>(&s.op); };
+  auto one_class = [&model](const std::vector<AxisRef>& a, const std::vector<AxisRef>& b) {
+    const LinkClass c = model.class_of(a.front().name);
+    auto same = [&](const AxisRef& x) { return model.class_of(x.name) == c; };
+    return std::all_of(a.begin(), a.end(), same) && std::all_of(b.begin(), b.end(), same);
+  };
+  bool changed = false;
+  for (const Step& step : plan.steps) {
+    AllGather* last = merged.steps.empty() || merged.steps.back().groups ? nullptr : gather(merged.steps.back());
+    const auto* next = step.groups ? nullptr : std::get_if<AllGather>(&step.op);
+    if (last && next && last->dim == next->dim && !last->axes.empty() && !next->axes.empty() &&
+        one_class(last->axes, next->axes)) {
+      // `next` removes the suffix just before the one `last` removed.
+      last->axes.insert(last->axes.begin(), next->axes.begin(), next->axes.end());
+      changed = true;
+      continue;
+    }
+    merged.steps.push_back(step);
+  }
+  if (!changed) return plan;
+  auto old_cost = plan_cost(model, plan), new_cost = plan_cost(model, merged);
+  if (!old_cost || !new_cost || !(new_cost->time_us < old_cost->time_us)) return plan;
+  return merged;
 }
 
 }  // namespace redist::synth_detail

@@ -1,22 +1,33 @@
 #pragma once
 // The order of gathers on different dims. Two all_gathers on different dims commute:
-// the same bytes move either way, and under one link class the same time. On XLA
+// the same bytes move either way, and under one link class the same time; under two,
+// a slow gather is cheaper while the buffer is small. On XLA
 // (row-major layouts) they do not cost the same memory: an all-gather on a dim other
 // than the most major one is run on a transposed copy, so gathering dim 1 after dim 0
 // copies the large buffer, where gathering it first copies a small one and the gather
 // of dim 0 then lands in the output. Example on {x:2, y:4}: f64[{y:(1)2}6,
 // {x,y:(2)2}43688, 2] -> f64[6, {x}43688, 2] gathered dim 0 then dim 1 took 3 MiB of
 // XLA:CPU temporaries per device, XLA's own order (dim 1 first) 1 MiB.
+// Two consecutive all_gathers of one dim over one link class are one all_gather of
+// both suffixes: the same bytes, one latency.
 
 #include "redist/plan/plan.hpp"
 #include "redist/synth/cost_model.hpp"
 
 namespace redist::synth_detail {
 
-/// Returns `plan` with each run of consecutive all_gathers (no explicit groups)
-/// reordered so that higher dims are gathered first (gathers of one dim keep their
-/// order), where the result types and costs the same under `model` (one link class
-/// for both gathers); else `plan` unchanged.
-Plan gathers_major_last(const CostModel& model, Plan plan);
+/// Returns `plan` with each run of consecutive all_gathers (no explicit groups) in its
+/// cheapest order under `model` that keeps the gathers of each dim in order, higher
+/// dims first among the cheapest; `plan` itself when that is no cheaper. On {x:3 inter,
+/// y:4, z:2}, f32[{y:(1)2,z}4320, {y:(2)2,x}12960] -> f32[4320, 12960]: x, then y:(2)2,
+/// then dim 0 (1,407 us; dim 0 first: 3,460 us).
+Plan ordered_gathers(const CostModel& model, Plan plan);
+
+/// Returns `plan` with each pair of consecutive all_gathers of one dim (no explicit
+/// groups) whose axes are all of one link class under `model` merged into one gather of
+/// both suffixes, where the result types and costs less; else `plan` unchanged. On
+/// {x:2, y:4, z:8}: all_gather(dim=0, axes={y:(2)2,z}), all_gather(dim=0, axes={y:(1)2})
+/// becomes all_gather(dim=0, axes={y:(1)2,y:(2)2,z}).
+Plan merged_gathers(const CostModel& model, Plan plan);
 
 }  // namespace redist::synth_detail

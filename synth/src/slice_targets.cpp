@@ -8,18 +8,6 @@
 
 namespace redist::synth_detail {
 
-namespace {
-
-/// `axes` without the references in `drop`.
-std::vector<AxisRef> without(const std::vector<AxisRef>& axes, const std::vector<AxisRef>& drop) {
-  std::vector<AxisRef> out;
-  for (const auto& a : axes)
-    if (std::find(drop.begin(), drop.end(), a) == drop.end()) out.push_back(a);
-  return out;
-}
-
-}  // namespace
-
 std::vector<Plan> slices_at_their_target(const Plan& plan) {
   std::vector<Plan> out;
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
@@ -42,10 +30,10 @@ std::vector<Plan> slices_at_their_target(const Plan& plan) {
     Plan p{plan.mesh, plan.source, {}, plan.target};
     for (std::size_t j = 0; j < plan.steps.size(); ++j) {
       if (j == k) {
-        if (auto rest = without(slice->axes, moved); !rest.empty()) p.steps.emplace_back(AllSlice{slice->dim, rest});
+        if (auto rest = axes_minus(slice->axes, moved); !rest.empty()) p.steps.emplace_back(AllSlice{slice->dim, rest});
         p.steps.emplace_back(AllSlice{move.dst_dim, moved});
       } else if (j == m) {
-        if (auto rest = without(move.axes, moved); !rest.empty())
+        if (auto rest = axes_minus(move.axes, moved); !rest.empty())
           p.steps.emplace_back(AllToAll{move.src_dim, move.dst_dim, rest});
       } else {
         p.steps.push_back(plan.steps[j]);

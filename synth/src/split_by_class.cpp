@@ -179,17 +179,25 @@ std::optional<Steps> cheapest_split(const CostModel& model, const TypedState& be
 }
 
 /// The cheapest shrunk form of `permute` from `before` to `after`, where nothing was
-/// received yet: another dim first sliced by fast axes replicated on both sides, so the
+/// received yet: another dim first sliced by fast factors replicated on both sides, so the
 /// permute moves a part of the buffer, and gathered back on the fast link after. On
 /// {x:8 inter, y:4}, f32[{x:(1)2}N, M] -> f32[{x:(2)2}N, M] (pairs differ along x):
 /// all_slice(dim=1, axes={y}), the permute, all_gather(dim=1, axes={y}).
 std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const TypedState& before,
                                              const TypedState& after) {
-  std::vector<AxisRef> fast;  // replicated before and after
-  const auto used_after = used_axes(after.type);
-  for (const auto& a : free_fast_axes(model, before.mesh, before.type))
-    if (std::none_of(used_after.begin(), used_after.end(), [&](const AxisRef& u) { return u.name == a.name; }))
-      fast.push_back(a);
+  // The fast factors replicated before and after: each overlap of a free factor before
+  // with one after (y:(2)2 of y:4 when y:(1)2 is used on either side).
+  std::vector<AxisRef> fast;
+  const LinkClass slow = slow_class(model);
+  const auto free_after = free_axes(after.mesh, after.type);
+  for (const auto& a : free_axes(before.mesh, before.type)) {
+    if (model.class_of(a.name) == slow) continue;
+    for (const auto& b : free_after) {
+      const int64_t lo = std::max(a.pre, b.pre), hi = std::min(a.pre * a.size, b.pre * b.size);
+      const int64_t n = before.mesh.axis_size(*before.mesh.axis_index(a.name));
+      if (b.name == a.name && hi % lo == 0 && n % hi == 0 && hi / lo >= 2) fast.push_back(make_axis_ref(a.name, lo, hi / lo, n));
+    }
+  }
   if (fast.empty()) return std::nullopt;
   std::vector<std::vector<AxisRef>> choices{fast};
   if (fast.size() > 1)

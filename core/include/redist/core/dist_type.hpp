@@ -94,5 +94,12 @@ int64_t replication_factor(const DistType& type, const Mesh& mesh);
 DistType canonical(const DistType& type, const Mesh& mesh);
 /// Every axis reference the type uses, dims first (in order) then reduction axes.
 std::vector<AxisRef> used_axes(const DistType& type);
+/// Returns the factors of each mesh axis that `type` leaves replicated, in mesh order,
+/// major first, each maximal run of unused factors as one reference: on {x:8, y:4},
+/// f32[{x:(2)2}16, {y:(1)2}8] leaves {x:(1)2, x:(4)2, y:(2)2}.
+std::vector<AxisRef> free_axes(const Mesh& mesh, const DistType& type);
+/// Returns the references of `axes` not in `drop`, in order (equal references only;
+/// a sub-axis of a dropped axis stays).
+std::vector<AxisRef> axes_minus(const std::vector<AxisRef>& axes, const std::vector<AxisRef>& drop);
 
 }  // namespace redist
