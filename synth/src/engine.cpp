@@ -204,6 +204,15 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
         candidate.rewritten = std::move(split);
         candidate.states = std::move(*split_states);
       }
+    if (auto slow = synth_detail::slow_gathers_first(model, candidate.plan()))
+      if (auto slow_states = type_plan(*slow)) {
+        const double time = time_of(model, *slow, *slow_states);
+        if (cheaper(time, candidate.time_us)) {
+          candidate.time_us = time;
+          candidate.rewritten = std::move(slow);
+          candidate.states = std::move(*slow_states);
+        }
+      }
     if (best && !cheaper(candidate.time_us, best->time_us)) {
       if (cheaper(best->time_us, candidate.time_us)) return;
       const auto a = candidate.received_total(), b = best->received_total();

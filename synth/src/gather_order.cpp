@@ -4,8 +4,9 @@
 // order types and ends where the run does); the cheapest is kept, and among the
 // cheapest the one gathering higher dims first. Under one link class every order costs
 // the same (a gather of g1 then g2 moves B(g1 g2 - 1) either way), so only the stable
-// sort by dim is tried there. merged_gathers(): adjacent gathers of one dim and one link
-// class joined, kept when the joined plan types and costs less.
+// sort by dim is tried there. slow_gathers_first(): the gathered factors after a
+// permute reordered in its target, slow ones minor. merged_gathers(): adjacent gathers
+// of one dim and one link class joined, kept when the joined plan types and costs less.
 
 #include "gather_order.hpp"
 
@@ -101,6 +102,55 @@ Plan ordered_gathers(const CostModel& model, Plan plan) {
   // Never dearer: the cheapest order was kept, the given one among those priced.
   auto old_cost = plan_cost(model, plan), new_cost = plan_cost(model, out);
   if (!old_cost || !new_cost || new_cost->time_us > old_cost->time_us * (1 + 1e-12)) return plan;
+  return out;
+}
+
+std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan) {
+  if (model.intra == model.inter) return std::nullopt;
+  const LinkClass slow = model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::inter : LinkClass::intra;
+  Plan out{plan.mesh, plan.source, {}, plan.target};
+  bool changed = false;
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    const Step& step = plan.steps[k];
+    const auto* permute = std::get_if<CollectivePermute>(&step.op);
+    std::size_t end = k + 1;  // the gathers of one dim after the permute: [k + 1, end)
+    while (permute && end < plan.steps.size() && plain_gather(plan.steps[end]) &&
+           dim_of(plan.steps[end]) == dim_of(plan.steps[k + 1]))
+      ++end;
+    if (!permute || step.pairs || permute->to_mesh || end == k + 1) {
+      out.steps.push_back(step);
+      continue;
+    }
+    // The gathered suffix of the dim, major first: the last gather's axes, ..., the first's.
+    const int dim = dim_of(plan.steps[k + 1]);
+    std::vector<AxisRef> suffix;
+    for (std::size_t j = end; j-- > k + 1;) {
+      const auto& axes = std::get<AllGather>(plan.steps[j].op).axes;
+      suffix.insert(suffix.end(), axes.begin(), axes.end());
+    }
+    const auto& axes = permute->to.dims[static_cast<std::size_t>(dim)].axes;
+    std::vector<AxisRef> fast, slowest;
+    for (const auto& a : suffix) (model.class_of(a.name) == slow ? slowest : fast).push_back(a);
+    std::vector<AxisRef> reordered = fast;
+    reordered.insert(reordered.end(), slowest.begin(), slowest.end());
+    if (suffix.size() > axes.size() || !std::equal(suffix.begin(), suffix.end(), axes.end() - static_cast<std::ptrdiff_t>(suffix.size())) ||
+        slowest.empty() || fast.empty() || reordered == suffix) {
+      out.steps.insert(out.steps.end(), plan.steps.begin() + static_cast<std::ptrdiff_t>(k),
+                       plan.steps.begin() + static_cast<std::ptrdiff_t>(end));
+      k = end - 1;
+      continue;
+    }
+    CollectivePermute to = *permute;
+    auto& dim_axes = to.to.dims[static_cast<std::size_t>(dim)].axes;
+    dim_axes.resize(dim_axes.size() - suffix.size());
+    dim_axes.insert(dim_axes.end(), reordered.begin(), reordered.end());
+    out.steps.emplace_back(std::move(to));
+    out.steps.emplace_back(AllGather{dim, slowest});
+    out.steps.emplace_back(AllGather{dim, fast});
+    changed = true;
+    k = end - 1;
+  }
+  if (!changed) return std::nullopt;
   return out;
 }
 

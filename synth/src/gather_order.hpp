@@ -11,6 +11,8 @@
 // Two consecutive all_gathers of one dim over one link class are one all_gather of
 // both suffixes: the same bytes, one latency.
 
+#include <optional>
+
 #include "redist/plan/plan.hpp"
 #include "redist/synth/cost_model.hpp"
 
@@ -22,6 +24,16 @@ namespace redist::synth_detail {
 /// y:4, z:2}, f32[{y:(1)2,z}4320, {y:(2)2,x}12960] -> f32[4320, 12960]: x, then y:(2)2,
 /// then dim 0 (1,407 us; dim 0 first: 3,460 us).
 Plan ordered_gathers(const CostModel& model, Plan plan);
+
+/// Returns `plan` with each collective_permute that is followed by gathers of one dim
+/// rewritten so that the gathered factors of the slow link class come last in the
+/// permute's target (gathered first, while the buffer is small) and those of the fast
+/// class before them (gathered after, in one gather); nullopt when no permute changes
+/// or `model` has one class. The caller types and prices the result. On {x:4 inter, y:6,
+/// z:8, w:2}, ... collective_permute(to=f32[{y:(2)3,w,x:(2)2,z,y:(1)2}N]),
+/// all_gather(axes={z,y:(1)2}), all_gather(axes={x:(2)2}) becomes collective_permute(to=
+/// f32[{y:(2)3,w,z,y:(1)2,x:(2)2}N]), all_gather(axes={x:(2)2}), all_gather(axes={z,y:(1)2}).
+std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan);
 
 /// Returns `plan` with each pair of consecutive all_gathers of one dim (no explicit
 /// groups) whose axes are all of one link class under `model` merged into one gather of
