@@ -1,6 +1,6 @@
 // split_by_link_class() (split_by_class.hpp): each all_gather on the slow link, and
-// each permute before anything is received, is compared with its split forms step by
-// step. Every split state holds no more than the step's own result (slices shrink,
+// each permute or all_to_all before anything is received, is compared with its split
+// forms step by step. Every split state holds no more than the step's own result (slices shrink,
 // all_to_alls and permutes keep the size, gathers grow it up to the result), so the
 // bound still holds.
 
@@ -178,15 +178,9 @@ std::optional<Steps> cheapest_split(const CostModel& model, const TypedState& be
   return best;
 }
 
-/// The cheapest shrunk form of `permute` from `before` to `after`, where nothing was
-/// received yet: another dim first sliced by fast factors replicated on both sides, so the
-/// permute moves a part of the buffer, and gathered back on the fast link after. On
-/// {x:8 inter, y:4}, f32[{x:(1)2}N, M] -> f32[{x:(2)2}N, M] (pairs differ along x):
-/// all_slice(dim=1, axes={y}), the permute, all_gather(dim=1, axes={y}).
-std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const TypedState& before,
-                                             const TypedState& after) {
-  // The fast factors replicated before and after: each overlap of a free factor before
-  // with one after (y:(2)2 of y:4 when y:(1)2 is used on either side).
+/// The fast factors replicated both before and after a step: each overlap of a free
+/// factor before with one after (y:(2)2 of y:4 when y:(1)2 is used on either side).
+std::vector<AxisRef> fast_free_both(const CostModel& model, const TypedState& before, const TypedState& after) {
   std::vector<AxisRef> fast;
   const LinkClass slow = slow_class(model);
   const auto free_after = free_axes(after.mesh, after.type);
@@ -198,13 +192,29 @@ std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const Typed
       if (b.name == a.name && hi % lo == 0 && n % hi == 0 && hi / lo >= 2) fast.push_back(make_axis_ref(a.name, lo, hi / lo, n));
     }
   }
-  if (fast.empty()) return std::nullopt;
+  return fast;
+}
+
+/// The factor sets a step may be shrunk by: all of `fast`, or each one alone.
+std::vector<std::vector<AxisRef>> shrink_choices(const std::vector<AxisRef>& fast) {
   std::vector<std::vector<AxisRef>> choices{fast};
   if (fast.size() > 1)
     for (const auto& a : fast) choices.push_back({a});
+  return choices;
+}
+
+/// The cheapest shrunk form of `permute` from `before` to `after`, where nothing was
+/// received yet: another dim first sliced by fast factors replicated on both sides, so the
+/// permute moves a part of the buffer, and gathered back on the fast link after. On
+/// {x:8 inter, y:4}, f32[{x:(1)2}N, M] -> f32[{x:(2)2}N, M] (pairs differ along x):
+/// all_slice(dim=1, axes={y}), the permute, all_gather(dim=1, axes={y}).
+std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const TypedState& before,
+                                             const TypedState& after) {
+  const auto fast = fast_free_both(model, before, after);
+  if (fast.empty()) return std::nullopt;
   std::optional<Steps> best;
   for (int dim = 0; dim < static_cast<int>(before.type.rank()); ++dim)
-    for (const auto& f : choices) {
+    for (const auto& f : shrink_choices(fast)) {
       auto to = after.type.dims[static_cast<std::size_t>(dim)].axes;
       to.insert(to.end(), f.begin(), f.end());
       keep_cheaper(best, priced(model, before, after,
@@ -212,6 +222,26 @@ std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const Typed
                                  Step(CollectivePermute{with_dim_axes(after.type, dim, std::move(to)), std::nullopt}),
                                  Step(AllGather{dim, f})}));
     }
+  return best;
+}
+
+/// The cheapest shrunk form of `a2a` from `before` to `after`, where nothing was received
+/// yet: a dim the exchange does not touch first sliced by fast factors replicated on both
+/// sides, so the exchange moves a part of the buffer, and gathered back on the fast link
+/// after. On {x:16 inter, y:4, z:2}, bf16[8, {x}384, 512, 32] -> bf16[8, 384, {x}512, 32]:
+/// all_slice(dim=0, axes={y,z}), the all_to_all over x on an eighth, all_gather(dim=0).
+std::optional<Steps> cheapest_shrunk_all_to_all(const CostModel& model, const TypedState& before,
+                                                const TypedState& after, const AllToAll& a2a) {
+  const auto fast = fast_free_both(model, before, after);
+  if (fast.empty()) return std::nullopt;
+  std::optional<Steps> best;
+  for (int dim = 0; dim < static_cast<int>(before.type.rank()); ++dim) {
+    if (std::any_of(a2a.moves.begin(), a2a.moves.end(),
+                    [dim](const AllToAllMove& m) { return m.src_dim == dim || m.dst_dim == dim; }))
+      continue;
+    for (const auto& f : shrink_choices(fast))
+      keep_cheaper(best, priced(model, before, after, {Step(AllSlice{dim, f}), Step(a2a), Step(AllGather{dim, f})}));
+  }
   return best;
 }
 
@@ -243,6 +273,8 @@ std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan
     if (const auto* permute = std::get_if<CollectivePermute>(&step.op);
         permute && !step.pairs && !permute->to_mesh && !received)
       parts = cheapest_shrunk_permute(model, before, states[k]);
+    if (const auto* a2a = std::get_if<AllToAll>(&step.op); a2a && !step.groups && !received)
+      parts = cheapest_shrunk_all_to_all(model, before, states[k], *a2a);
     received = received || !std::holds_alternative<AllSlice>(step.op);
     if (parts && parts->time_us < step_cost(model, before, states[k], step).time_us) {
       for (auto& s : parts->steps) append_step(out.steps, std::move(s));

@@ -164,6 +164,23 @@ TEST(SplitByClass, PermuteMovesASliceOfAPartlyUsedFastAxis) {
   expect_optimal_and_proved(c, plan);
 }
 
+TEST(SplitByClass, AllToAllAcrossTheSlowAxisMovesASlice) {
+  // The exchange over x (inter) runs on a quarter of the buffer, sliced by the
+  // replicated y on dim 0 and gathered back intra-node.
+  const Case c = case_of("{x:16, y:4}", "bf16[8, {x}3840, 512]", "bf16[8, 3840, {x}512]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 3u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[0]), "all_slice(dim=0, axes={y})");
+  EXPECT_EQ(to_string(plan.steps[1]), "all_to_all(src=1, dst=2, axes={x})");
+  EXPECT_EQ(to_string(plan.steps[2]), "all_gather(dim=0, axes={y})");
+  const Plan one{c.mesh, c.src, {Step(AllToAll{1, 2, c.src.dims[1].axes})}, c.dst};
+  EXPECT_LT(plan_cost(x_inter(), plan)->time_us, plan_cost(x_inter(), one)->time_us / 2);
+  expect_optimal_and_proved(c, plan);
+  // Under one link speed the one all_to_all stays.
+  const Plan flat = checked_plan(c, CostModel{});
+  ASSERT_EQ(flat.steps.size(), 1u) << to_string(flat);
+}
+
 TEST(SplitByClass, OneClassModelKeepsTheOneGather) {
   const Case c = case_of("{x:4, y:8}", "f32[{x,y}4096, 1024]", "f32[4096, 1024]");
   const Plan plan = checked_plan(c, CostModel{});
