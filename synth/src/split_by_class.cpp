@@ -195,11 +195,21 @@ std::vector<AxisRef> fast_free_both(const CostModel& model, const TypedState& be
   return fast;
 }
 
-/// The factor sets a step may be shrunk by: all of `fast`, or each one alone.
-std::vector<std::vector<AxisRef>> shrink_choices(const std::vector<AxisRef>& fast) {
+/// The factor sets a step may be shrunk by: all of `fast`, each one alone, and the
+/// major or minor part of one (y:(1)3 or y:(2)3 of y:6: a slice by all of y may not
+/// divide the dim where a part does).
+std::vector<std::vector<AxisRef>> shrink_choices(const Mesh& mesh, const std::vector<AxisRef>& fast) {
   std::vector<std::vector<AxisRef>> choices{fast};
   if (fast.size() > 1)
     for (const auto& a : fast) choices.push_back({a});
+  for (const auto& a : fast) {
+    const int64_t n = mesh.axis_size(*mesh.axis_index(a.name));
+    for (int64_t p = 2; p < a.size; ++p)
+      if (a.size % p == 0) {
+        choices.push_back({make_axis_ref(a.name, a.pre, p, n)});
+        choices.push_back({make_axis_ref(a.name, a.pre * (a.size / p), p, n)});
+      }
+  }
   return choices;
 }
 
@@ -214,7 +224,7 @@ std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const Typed
   if (fast.empty()) return std::nullopt;
   std::optional<Steps> best;
   for (int dim = 0; dim < static_cast<int>(before.type.rank()); ++dim)
-    for (const auto& f : shrink_choices(fast)) {
+    for (const auto& f : shrink_choices(before.mesh, fast)) {
       auto to = after.type.dims[static_cast<std::size_t>(dim)].axes;
       to.insert(to.end(), f.begin(), f.end());
       keep_cheaper(best, priced(model, before, after,
@@ -239,7 +249,7 @@ std::optional<Steps> cheapest_shrunk_all_to_all(const CostModel& model, const Ty
     if (std::any_of(a2a.moves.begin(), a2a.moves.end(),
                     [dim](const AllToAllMove& m) { return m.src_dim == dim || m.dst_dim == dim; }))
       continue;
-    for (const auto& f : shrink_choices(fast))
+    for (const auto& f : shrink_choices(before.mesh, fast))
       keep_cheaper(best, priced(model, before, after, {Step(AllSlice{dim, f}), Step(a2a), Step(AllGather{dim, f})}));
   }
   return best;

@@ -181,6 +181,16 @@ TEST(SplitByClass, AllToAllAcrossTheSlowAxisMovesASlice) {
   ASSERT_EQ(flat.steps.size(), 1u) << to_string(flat);
 }
 
+TEST(SplitByClass, PermuteIsShrunkByAPartOfAFastAxisThatDividesTheDim) {
+  // 415470 / 2 is odd: a slice by all of y (6) would pad the dim, one by y's major 3
+  // does not (harness case random349: the one permute took twice the optimal time).
+  const Case c = case_of("{x:2, y:6, z:4}", "f32[{z:(1)2}415470]", "f32[{x}415470]");
+  const Plan plan = checked_plan(c, x_inter());
+  expect_slice_permute_gather(plan, "all_slice(dim=0, axes={y:(1)3})", "f32[{x,y:(1)3}415470]",
+                              "all_gather(dim=0, axes={y:(1)3})");
+  expect_optimal_and_proved(c, plan);
+}
+
 TEST(SplitByClass, OneClassModelKeepsTheOneGather) {
   const Case c = case_of("{x:4, y:8}", "f32[{x,y}4096, 1024]", "f32[4096, 1024]");
   const Plan plan = checked_plan(c, CostModel{});
