@@ -180,7 +180,8 @@ double time_of(const CostModel& model, const Plan& plan, const std::vector<Typed
 
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
 /// first when `strict`) or rewritten form of one (its slices in another order, its
-/// consecutive all_to_alls fused, its gathers split by link class), priced step by step
+/// consecutive all_to_alls fused, its gathers split by link class or a slow one moved
+/// earlier), priced step by step
 /// on its typed states; between plans of equal time, the one receiving fewer bytes over all devices once its permutes keep
 /// the most data in place. The result's plan is so repaired and re-priced (never
 /// dearer: in_place.hpp).
@@ -226,6 +227,7 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     if (auto fused = synth_detail::fused_all_to_alls(seed)) consider(&seed, std::move(fused));
     for (auto& reordered : synth_detail::reordered_slices(seed)) consider(&seed, std::move(reordered));
     for (auto& aimed : synth_detail::slices_at_their_target(seed)) consider(&seed, std::move(aimed));
+    for (auto& early : synth_detail::slow_gathers_early(model, seed)) consider(&seed, std::move(early));
   }
   if (best && !(best->in_place() == best->plan())) best->time_us = time_of(model, best->in_place(), best->states);
   return best;

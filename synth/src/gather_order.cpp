@@ -5,7 +5,8 @@
 // cheapest the one gathering higher dims first. Under one link class every order costs
 // the same (a gather of g1 then g2 moves B(g1 g2 - 1) either way), so only the stable
 // sort by dim is tried there. slow_gathers_first(): the gathered factors after a
-// permute reordered in its target, slow ones minor. merged_gathers(): adjacent gathers
+// permute reordered in its target, slow ones minor. slow_gathers_early(): a slow gather
+// moved before the steps that grow or exchange the buffer. merged_gathers(): adjacent gathers
 // of one dim and one link class joined, kept when the joined plan types and costs less.
 
 #include "gather_order.hpp"
@@ -151,6 +152,38 @@ std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan)
     k = end - 1;
   }
   if (!changed) return std::nullopt;
+  return out;
+}
+
+std::vector<Plan> slow_gathers_early(const CostModel& model, const Plan& plan) {
+  std::vector<Plan> out;
+  if (model.intra == model.inter) return out;
+  const LinkClass slow = model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::inter : LinkClass::intra;
+  for (std::size_t j = 0; j < plan.steps.size(); ++j) {
+    if (!plain_gather(plan.steps[j])) continue;
+    const auto& gather = std::get<AllGather>(plan.steps[j].op);
+    if (gather.axes.empty() ||
+        std::any_of(gather.axes.begin(), gather.axes.end(), [&](const AxisRef& a) { return model.class_of(a.name) != slow; }))
+      continue;
+    // Positions from j - 1 down to 0; the steps crossed must take the gather out of their
+    // permutes' targets, and carry no explicit lowering or transfer.
+    Plan moved = plan;
+    moved.steps.erase(moved.steps.begin() + static_cast<std::ptrdiff_t>(j));
+    for (std::size_t i = j; i-- > 0;) {
+      Step& crossed = moved.steps[i];
+      if (crossed.groups || crossed.pairs || std::holds_alternative<Transfer>(crossed.op)) break;
+      if (auto* permute = std::get_if<CollectivePermute>(&crossed.op)) {
+        if (permute->to_mesh) break;
+        auto& axes = permute->to.dims[static_cast<std::size_t>(gather.dim)].axes;
+        auto at = std::search(axes.begin(), axes.end(), gather.axes.begin(), gather.axes.end());
+        if (at == axes.end()) break;
+        axes.erase(at, at + static_cast<std::ptrdiff_t>(gather.axes.size()));
+      }
+      Plan candidate = moved;
+      candidate.steps.insert(candidate.steps.begin() + static_cast<std::ptrdiff_t>(i), plan.steps[j]);
+      out.push_back(std::move(candidate));
+    }
+  }
   return out;
 }
 

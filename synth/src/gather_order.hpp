@@ -12,6 +12,7 @@
 // both suffixes: the same bytes, one latency.
 
 #include <optional>
+#include <vector>
 
 #include "redist/plan/plan.hpp"
 #include "redist/synth/cost_model.hpp"
@@ -34,6 +35,17 @@ Plan ordered_gathers(const CostModel& model, Plan plan);
 /// all_gather(axes={z,y:(1)2}), all_gather(axes={x:(2)2}) becomes collective_permute(to=
 /// f32[{y:(2)3,w,z,y:(1)2,x:(2)2}N]), all_gather(axes={x:(2)2}), all_gather(axes={z,y:(1)2}).
 std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan);
+
+/// Returns, for each all_gather of `plan` whose axes are all on the slow link class of
+/// `model` and each earlier position, `plan` with that gather moved there (its axes
+/// taken out of the target type of each permute it crosses); none when `model` has one
+/// class. A slow gather on a small buffer can be cheaper than exchanging the whole
+/// array first: on {x:16 inter, y:8, z:3}, bf16[{y,z}672, {x:(1)2}672] -> bf16[672,
+/// {z,y}672], all_to_all(src=0, dst=1, axes={y,z}), collective_permute(to=bf16[672,
+/// {z,y,x:(1)2}672]), all_gather(dim=1, axes={x:(1)2}) becomes the gather, the
+/// all_to_all and a permute to bf16[672, {z,y}672]. Unchecked: the engine types and
+/// prices them (within the bound).
+std::vector<Plan> slow_gathers_early(const CostModel& model, const Plan& plan);
 
 /// Returns `plan` with each pair of consecutive all_gathers of one dim (no explicit
 /// groups) whose axes are all of one link class under `model` merged into one gather of
