@@ -15,6 +15,7 @@
 
 #include "engine_moves.hpp"
 #include "gather_order.hpp"
+#include "permute_first.hpp"
 #include "in_place.hpp"
 #include "fuse_all_to_alls.hpp"
 #include "slice_orders.hpp"
@@ -181,7 +182,7 @@ double time_of(const CostModel& model, const Plan& plan, const std::vector<Typed
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
 /// first when `strict`) or rewritten form of one (its slices in another order, its
 /// consecutive all_to_alls fused, its gathers split by link class or a slow one moved
-/// earlier), priced step by step
+/// earlier, a permute moved before an all_to_all), priced step by step
 /// on its typed states; between plans of equal time, the one receiving fewer bytes over all devices once its permutes keep
 /// the most data in place. The result's plan is so repaired and re-priced (never
 /// dearer: in_place.hpp).
@@ -228,6 +229,8 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     for (auto& reordered : synth_detail::reordered_slices(seed)) consider(&seed, std::move(reordered));
     for (auto& aimed : synth_detail::slices_at_their_target(seed)) consider(&seed, std::move(aimed));
     for (auto& early : synth_detail::slow_gathers_early(model, seed)) consider(&seed, std::move(early));
+    if (!(model.intra == model.inter))  // one link class: the permute costs the same on either side
+      for (auto& first : synth_detail::permutes_first(seed)) consider(&seed, std::move(first));
   }
   if (best && !(best->in_place() == best->plan())) best->time_us = time_of(model, best->in_place(), best->states);
   return best;
