@@ -80,6 +80,10 @@ std::vector<Step> best_order(const CostModel& model, const TypedState& at, const
 }  // namespace
 
 Plan ordered_gathers(const CostModel& model, Plan plan) {
+  bool run = false;  // two consecutive gathers somewhere
+  for (std::size_t k = 0; k + 1 < plan.steps.size() && !run; ++k)
+    run = plain_gather(plan.steps[k]) && plain_gather(plan.steps[k + 1]);
+  if (!run) return plan;
   auto states = type_plan(plan);
   if (!states) return plan;
   Plan out = plan;
