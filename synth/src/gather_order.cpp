@@ -5,7 +5,9 @@
 // cheapest the one gathering higher dims first. Under one link class every order costs
 // the same (a gather of g1 then g2 moves B(g1 g2 - 1) either way), so only the stable
 // sort by dim is tried there. slow_gathers_first(): the gathered factors after a
-// permute reordered in its target, slow ones minor. slow_gathers_early(): a slow gather
+// permute reordered in its target, slow ones minor, or the slow ones replaced by a
+// replicated fast factor of their size (the permute then sends each block to a device
+// that gathers it on the fast link). slow_gathers_early(): a slow gather
 // moved before the steps that grow or exchange the buffer. merged_gathers(): adjacent gathers
 // of one dim and one link class joined, kept when the joined plan types and costs less.
 
@@ -77,6 +79,19 @@ std::vector<Step> best_order(const CostModel& model, const TypedState& at, const
   return best_time ? best : sorted;
 }
 
+/// Returns a fast factor that `to` leaves replicated on `mesh` and whose size is the
+/// product of `slow`'s sizes (a whole free factor, or its major part), or nullopt.
+std::optional<AxisRef> fast_stand_in(const CostModel& model, const Mesh& mesh, const DistType& to,
+                                     const std::vector<AxisRef>& slow) {
+  const int64_t size = product_of_sizes(slow);
+  const LinkClass slow_class = model.class_of(slow.front().name);
+  for (const auto& a : free_axes(mesh, to)) {
+    if (model.class_of(a.name) == slow_class || a.size % size != 0) continue;
+    return make_axis_ref(a.name, a.pre, size, mesh.axis_size(*mesh.axis_index(a.name)));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Plan ordered_gathers(const CostModel& model, Plan plan) {
@@ -122,7 +137,7 @@ std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan)
     while (permute && end < plan.steps.size() && plain_gather(plan.steps[end]) &&
            dim_of(plan.steps[end]) == dim_of(plan.steps[k + 1]))
       ++end;
-    if (!permute || step.pairs || permute->to_mesh || end == k + 1) {
+    if (!permute || step.pairs || end == k + 1) {
       out.steps.push_back(step);
       continue;
     }
@@ -136,10 +151,13 @@ std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan)
     const auto& axes = permute->to.dims[static_cast<std::size_t>(dim)].axes;
     std::vector<AxisRef> fast, slowest;
     for (const auto& a : suffix) (model.class_of(a.name) == slow ? slowest : fast).push_back(a);
+    const bool suffix_ok = suffix.size() <= axes.size() &&
+                           std::equal(suffix.begin(), suffix.end(), axes.end() - static_cast<std::ptrdiff_t>(suffix.size()));
+    const auto stand_in = suffix_ok && !slowest.empty() ? fast_stand_in(model, plan.mesh, permute->to, slowest) : std::nullopt;
     std::vector<AxisRef> reordered = fast;
-    reordered.insert(reordered.end(), slowest.begin(), slowest.end());
-    if (suffix.size() > axes.size() || !std::equal(suffix.begin(), suffix.end(), axes.end() - static_cast<std::ptrdiff_t>(suffix.size())) ||
-        slowest.empty() || fast.empty() || reordered == suffix) {
+    if (stand_in) reordered.push_back(*stand_in);
+    else reordered.insert(reordered.end(), slowest.begin(), slowest.end());
+    if (!suffix_ok || slowest.empty() || (!stand_in && fast.empty()) || reordered == suffix) {
       out.steps.insert(out.steps.end(), plan.steps.begin() + static_cast<std::ptrdiff_t>(k),
                        plan.steps.begin() + static_cast<std::ptrdiff_t>(end));
       k = end - 1;
@@ -150,8 +168,12 @@ std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan)
     dim_axes.resize(dim_axes.size() - suffix.size());
     dim_axes.insert(dim_axes.end(), reordered.begin(), reordered.end());
     out.steps.emplace_back(std::move(to));
-    out.steps.emplace_back(AllGather{dim, slowest});
-    out.steps.emplace_back(AllGather{dim, fast});
+    if (stand_in) {
+      out.steps.emplace_back(AllGather{dim, reordered});  // every gathered factor is fast now
+    } else {
+      out.steps.emplace_back(AllGather{dim, slowest});
+      out.steps.emplace_back(AllGather{dim, fast});
+    }
     changed = true;
     k = end - 1;
   }

@@ -27,10 +27,13 @@ namespace redist::synth_detail {
 Plan ordered_gathers(const CostModel& model, Plan plan);
 
 /// Returns `plan` with each collective_permute that is followed by gathers of one dim
-/// rewritten so that the gathered factors of the slow link class come last in the
-/// permute's target (gathered first, while the buffer is small) and those of the fast
-/// class before them (gathered after, in one gather); nullopt when no permute changes
-/// or `model` has one class. The caller types and prices the result. On {x:4 inter, y:6,
+/// rewritten so that the gathered factors of the slow link class are replaced in the
+/// permute's target by a fast factor of their size that the target leaves replicated
+/// (all gathered in one fast gather; {x:2 inter, y:2, w:2}: to {..., w, x} then a gather
+/// of {w, x} becomes to {..., w, y} and a gather of {w, y}), or where there is none come
+/// last in it (gathered first, while the buffer is small) and those of the fast class
+/// before them (gathered after, in one gather); nullopt when no permute changes or
+/// `model` has one class. The caller types and prices the result. On {x:4 inter, y:6,
 /// z:8, w:2}, ... collective_permute(to=f32[{y:(2)3,w,x:(2)2,z,y:(1)2}N]),
 /// all_gather(axes={z,y:(1)2}), all_gather(axes={x:(2)2}) becomes collective_permute(to=
 /// f32[{y:(2)3,w,z,y:(1)2,x:(2)2}N]), all_gather(axes={x:(2)2}), all_gather(axes={z,y:(1)2}).
