@@ -128,11 +128,13 @@ BigInt busiest(const TypedState& before, const TypedState& after, const Transfer
 StepCost transfer_cost(const CostModel& model, const TypedState& before, const TypedState& after, const Step& step) {
   StepCost cost;
   cost.kind = CollectiveKind::transfer;
-  const Transfer& t = std::get<Transfer>(step.op);
+  // The lowering's table made once, not once per tally below.
+  Transfer t = std::get<Transfer>(step.op);
+  if (!t.table) t.table = transfer_table(before, after);
   const int64_t n = model.transfer_node_size;
   auto within = [n](const TransferBox& box) { return box.from / n == box.to / n; };
   cost.wire_bytes = busiest(before, after, t, nullptr);
-  // Without nodes every send is across (the table is enumerated once).
+  // Without nodes every send is across.
   const BigInt across =
       n > 0 ? busiest(before, after, t, [&](const TransferBox& box) { return !within(box); }) : cost.wire_bytes;
   const BigInt near = n > 0 ? busiest(before, after, t, within) : BigInt(0);
