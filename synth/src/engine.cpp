@@ -192,6 +192,7 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
   const DistType want = canonical(dst, dst_mesh);
   auto consider = [&](const Plan* given, std::optional<Plan> rewritten) {
     const Plan& plan = rewritten ? *rewritten : *given;
+    if (strict && rewritten && !slices_first(plan)) return;  // a rewrite may put a receive first
     auto states = type_plan(plan);
     if (!states) return;
     const TypedState& last = states->empty() ? TypedState{plan.mesh, plan.source} : states->back();
