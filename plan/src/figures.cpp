@@ -23,7 +23,7 @@ int64_t group_size_of(const Step& step) {
       [](const auto& op) -> int64_t {
         using Op = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer>) return 2;
-        else if constexpr (std::is_same_v<Op, AllToAll>) return product_of_sizes(op.axes());
+        else if constexpr (std::is_same_v<Op, AllToAll> || std::is_same_v<Op, AllGather>) return product_of_sizes(op.axes());
         else return product_of_sizes(op.axes);
       },
       step.op);

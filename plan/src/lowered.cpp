@@ -51,7 +51,9 @@ struct Lowerer {
     return LoweredSlice{s.dim, group_spec(before.mesh, s.axes, step), chunk, std::nullopt};
   }
   LoweredOp operator()(const AllGather& s) const {
-    return LoweredGather{s.dim, group_spec(before.mesh, s.axes, step)};
+    LoweredGather gather{{}, group_spec(before.mesh, s.axes(), step)};
+    for (const auto& p : s.parts) gather.parts.push_back({p.dim, product_of_sizes(p.axes), p.axes});
+    return gather;
   }
   LoweredOp operator()(const AllToAll& s) const {
     LoweredAllToAll a2a{{}, group_spec(before.mesh, s.axes(), step)};
@@ -139,6 +141,17 @@ DevicePairs pair_table(const LoweredPermute& permute, const Mesh& source_mesh, c
     pairs.emplace_back(source_mesh.device_at_coords(source), target);
   }
   return pairs;
+}
+
+int64_t member_digit(const LoweredGather& gather, std::size_t part, int64_t member) {
+  for (std::size_t k = gather.parts.size() - 1; k > part; --k) member /= gather.parts[k].size;
+  return member % gather.parts[part].size;
+}
+
+std::pair<int64_t, int64_t> gather_place(const LoweredGather& gather, int dim, int64_t member) {
+  for (std::size_t k = 0; k < gather.parts.size(); ++k)
+    if (gather.parts[k].dim == dim) return {member_digit(gather, k, member), gather.parts[k].size};
+  return {0, 1};
 }
 
 int64_t member_digit(const LoweredAllToAll& a2a, std::size_t part, int64_t member) {

@@ -32,6 +32,7 @@ struct GroupAxes {
   std::optional<std::vector<AxisRef>> operator()(const CollectivePermute&) const { return std::nullopt; }
   std::optional<std::vector<AxisRef>> operator()(const Transfer&) const { return std::nullopt; }
   std::optional<std::vector<AxisRef>> operator()(const AllToAll& op) const { return op.axes(); }
+  std::optional<std::vector<AxisRef>> operator()(const AllGather& op) const { return op.axes(); }
   template <class Op>
   std::optional<std::vector<AxisRef>> operator()(const Op& op) const {
     return op.axes;

@@ -21,6 +21,12 @@ struct StepNamer {
 
 std::string_view step_name(const StepOp& op) { return std::visit(StepNamer{}, op); }
 
+std::vector<AxisRef> AllGather::axes() const {
+  std::vector<AxisRef> out;
+  for (const auto& p : parts) out.insert(out.end(), p.axes.begin(), p.axes.end());
+  return out;
+}
+
 std::vector<AxisRef> AllToAll::axes() const {
   std::vector<AxisRef> out;
   for (const auto& m : moves) out.insert(out.end(), m.axes.begin(), m.axes.end());

@@ -45,6 +45,7 @@ struct StepFields {
   std::optional<DevicePairs> pairs;
   std::optional<TransferTable> sends;
   std::vector<AllToAllMove> moves;  // an all_to_all's moves before the last (`;`-separated)
+  std::vector<AllGatherPart> parts;  // an all_gather's parts before the last (`;`-separated)
 
   /// True when the key `key` has a value.
   bool has(std::string_view key) const {
@@ -336,7 +337,10 @@ Status parse_value(LineParser& p, std::string_view key, const Mesh& mesh, StepFi
 StepOp make_op(std::string_view name, StepFields& f) {
   auto as_int = [](const std::optional<int64_t>& v) { return static_cast<int>(*v); };
   if (name == "all_slice") return AllSlice{as_int(f.dim), std::move(*f.axes)};
-  if (name == "all_gather") return AllGather{as_int(f.dim), std::move(*f.axes)};
+  if (name == "all_gather") {
+    f.parts.push_back({as_int(f.dim), std::move(*f.axes)});
+    return AllGather{std::move(f.parts)};
+  }
   if (name == "all_to_all") {
     f.moves.push_back({as_int(f.src), as_int(f.dst), std::move(*f.axes)});
     return AllToAll{std::move(f.moves)};
@@ -370,13 +374,19 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
 
   if (auto s = p.expect('('); !s) return s.error();
   StepFields fields;
-  // Ok after an all_to_all's `;`: the move so far is complete and the next one starts.
+  // Ok after an all_to_all's or all_gather's `;`: the move (part) so far is complete
+  // and the next one starts.
+  const bool gather = kind->name == "all_gather";
   auto next_move = [&]() -> Status {
     for (auto k : kind->keys)
-      if (!fields.has(k))
-        return p.error(p.pos() - 1, fmt::format("move {} of the all_to_all is missing the key {}=",
-                                                fields.moves.size() + 1, k));
-    fields.moves.push_back({static_cast<int>(*fields.src), static_cast<int>(*fields.dst), std::move(*fields.axes)});
+      if (!k.empty() && !fields.has(k))
+        return p.error(p.pos() - 1, fmt::format("{} {} of the {} is missing the key {}=", gather ? "part" : "move",
+                                                (gather ? fields.parts.size() : fields.moves.size()) + 1, name, k));
+    if (gather)
+      fields.parts.push_back({static_cast<int>(*fields.dim), std::move(*fields.axes)});
+    else
+      fields.moves.push_back({static_cast<int>(*fields.src), static_cast<int>(*fields.dst), std::move(*fields.axes)});
+    fields.dim.reset();
     fields.src.reset();
     fields.dst.reset();
     fields.axes.reset();
@@ -398,7 +408,7 @@ Result<Step> parse_step(LineParser& p, std::string_view name, std::size_t name_p
       if (on_new_mesh && !fields.mesh) return p.error(key_pos, "transfer takes mesh= before to= (the type is on that mesh)");
       if (auto s = parse_value(p, key, on_new_mesh ? *fields.mesh : mesh, fields); !s) return s.error();
       if (p.consume(',')) continue;
-      more = kind->name == "all_to_all" && p.consume(';');
+      more = (kind->name == "all_to_all" || gather) && p.consume(';');
       if (more)
         if (auto s = next_move(); !s) return s.error();
     }
@@ -467,7 +477,11 @@ std::string int_list(std::span<const int64_t> ids) {
 /// The keys of a step's op, as written between its parentheses.
 struct OpFields {
   std::string operator()(const AllSlice& s) const { return dim_axes(s.dim, s.axes); }
-  std::string operator()(const AllGather& s) const { return dim_axes(s.dim, s.axes); }
+  std::string operator()(const AllGather& s) const {
+    std::string out;
+    for (const auto& p : s.parts) fmt::format_to(std::back_inserter(out), "{}{}", out.empty() ? "" : "; ", dim_axes(p.dim, p.axes));
+    return out;
+  }
   std::string operator()(const AllToAll& s) const {
     std::string out;
     for (const auto& m : s.moves)

@@ -169,14 +169,30 @@ class StepTyper {
     return finish(mesh_, std::move(t));
   }
 
+  // The parts in order, each typed like a single all_gather on the type the earlier
+  // ones leave; a fused step (several parts) is one collective, so its parts gather
+  // distinct dims (hence disjoint axes: a part's axes overlapping an earlier part's are
+  // no suffix of what that part left), and their dims are unpadded.
   Result<TypedState> operator()(const AllGather& s) const {
-    if (auto st = check_dim(type_, s.dim, "dim"); !st) return st.error();
-    if (auto st = check_refs(mesh_, s.axes); !st) return st.error();
-    auto rest = strip_suffix(type_.dims[s.dim].axes, s.axes, AxisSizer{mesh_});
-    if (!rest) return not_suffix(s.axes, s.dim, type_);
+    if (s.parts.empty()) return invalid_error("the all_gather names no parts");
     DistType t = type_;
-    t.dims[s.dim].axes = std::move(*rest);
-    if (auto st = check_nests(t.dims[s.dim], type_.dims[s.dim], s.dim, "its gather"); !st) return st.error();
+    for (std::size_t k = 0; k < s.parts.size(); ++k) {
+      auto st = gather(t, s.parts[k]);
+      if (!st) return s.parts.size() == 1 ? st.error() : prefixed(st.error(), fmt::format("part {}: ", k + 1));
+    }
+    if (s.parts.size() > 1) {
+      for (std::size_t k = 0; k < s.parts.size(); ++k)
+        for (std::size_t j = 0; j < k; ++j)
+          if (s.parts[j].dim == s.parts[k].dim)
+            return invalid_error(fmt::format("dim {} is gathered by parts {} and {} of the fused all_gather; each part "
+                                             "gathers its own dim",
+                                             s.parts[k].dim, j + 1, k + 1));
+      for (const auto& p : s.parts)
+        if (const Dim& d = type_.dims[p.dim]; d.global % tile_count(d) != 0)
+          return unsupported_error(fmt::format(
+              "a fused all_gather gathers unpadded dims only; dim {} is padded (global {} over {} tiles)", p.dim,
+              d.global, tile_count(d)));
+    }
     return finish(mesh_, std::move(t));
   }
 
@@ -306,6 +322,17 @@ class StepTyper {
   static Error not_suffix(const Axes& axes, int dim, const DistType& t) {
     return invalid_error(
         fmt::format("axes {} are not a suffix of dim {} tiled {}", text(axes), dim, text(t.dims[dim].axes)));
+  }
+
+  /// Applies the all_gather part `p` to `t` (not canonicalized); Ok or the reason it is ill-typed.
+  Status gather(DistType& t, const AllGatherPart& p) const {
+    if (auto st = check_dim(t, p.dim, "dim"); !st) return st;
+    if (auto st = check_refs(mesh_, p.axes); !st) return st;
+    auto rest = strip_suffix(t.dims[p.dim].axes, p.axes, AxisSizer{mesh_});
+    if (!rest) return not_suffix(p.axes, p.dim, t);
+    const Dim before = t.dims[p.dim];
+    t.dims[p.dim].axes = std::move(*rest);
+    return check_nests(t.dims[p.dim], before, p.dim, "its gather");
   }
 
   /// Applies the all_to_all move `m` to `t` (not canonicalized); Ok or the reason it is ill-typed.

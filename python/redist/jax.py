@@ -6,7 +6,8 @@ plan, proves it with Z3 (once per case; cached), and runs its lowered form
 (docs/design.md §2) as jax collectives under shard_map:
 
     all_slice           dynamic slice at (member index in its group) * chunk
-    all_gather          lax.all_gather(tiled=True) over the group's axes
+    all_gather          lax.all_gather(tiled=True) over the group's axes (fused: one
+                        lax.all_gather on a new major dim, reshaped into place)
     all_to_all          lax.all_to_all(tiled=True), split and concat dims from the lowering
     collective_permute  lax.ppermute with the lowered (source, target) pairs
     reduce_scatter      lax.psum_scatter(tiled=True) over the group's axes
@@ -216,6 +217,21 @@ def _fused_all_to_all(x, parts: Sequence[tuple[int, int, int]], names: tuple[str
     return jnp.transpose(y, back).reshape(after)
 
 
+def _fused_all_gather(x, parts: Sequence[tuple[int, int]], names: tuple[str, ...]):
+    """A fused all_gather (parts (dim, members), part 0 the most significant digit of
+    the member index over `names`) as ONE lax.all_gather, as the HLO backend emits it
+    (docs/hlo.md): gathered along a new major dim in member order, that dim split into
+    the members' digits, and each digit moved to the major end of its part's dim."""
+    sizes = [size for _, size in parts]
+    y = lax.all_gather(x, names, axis=0, tiled=False).reshape(sizes + list(x.shape))
+    back, after = [], list(x.shape)
+    for d in range(x.ndim):
+        back += [k for k, (dim, _) in enumerate(parts) if dim == d]
+        back.append(len(parts) + d)
+        after[d] *= int(np.prod([size for dim, size in parts if dim == d]))
+    return jnp.transpose(y, back).reshape(after)
+
+
 def _step_fn(step: LoweredStep, factors: _Factors) -> Callable:
     """The step as a function of the local block inside shard_map."""
     sizes = dict(zip(factors.names, factors.shape))
@@ -234,6 +250,8 @@ def _step_fn(step: LoweredStep, factors: _Factors) -> Callable:
     if kind == "all_slice":
         dim, chunk = step.dim, step.chunk
         return lambda x: lax.dynamic_slice_in_dim(x, _member_index(names, sizes) * chunk, chunk, axis=dim)
+    if kind == "all_gather" and len(step.gather_parts) > 1:
+        return lambda x: _fused_all_gather(x, step.gather_parts, names)
     if kind == "all_gather":
         return lambda x: lax.all_gather(x, names, axis=step.dim, tiled=True)
     if kind == "all_to_all" and len(step.parts) > 1:

@@ -56,12 +56,20 @@ void bind_lowered(nb::module_& m) {
       .def_prop_ro("dim", [](const LoweredStep& s) {
             return std::visit([](const auto& o) -> nb::object {
               using Op = std::decay_t<decltype(o)>;
-              if constexpr (std::is_same_v<Op, LoweredSlice> || std::is_same_v<Op, LoweredGather> ||
-                            std::is_same_v<Op, LoweredReduceScatter>)
+              if constexpr (std::is_same_v<Op, LoweredSlice> || std::is_same_v<Op, LoweredReduceScatter>)
                 return nb::int_(o.dim);
+              else if constexpr (std::is_same_v<Op, LoweredGather>)
+                return o.parts.size() == 1 ? nb::int_(o.parts[0].dim) : nb::object(nb::none());
               else return nb::none();
             }, s.op);
-          }, "Sliced, gathered or scattered dim; else None.")
+          }, "Sliced, scattered or gathered dim (an all_gather of one part); else None.")
+      .def_prop_ro("gather_parts", [](const LoweredStep& s) -> nb::object {
+            auto* g = std::get_if<LoweredGather>(&s.op);
+            if (!g) return nb::none();
+            nb::list parts;
+            for (const auto& p : g->parts) parts.append(nb::make_tuple(p.dim, p.size));
+            return parts;
+          }, "An all_gather's (dim, members) per part, part 0 most significant; else None.")
       .def_prop_ro("split_dim", [](const LoweredStep& s) {
             auto* a = std::get_if<LoweredAllToAll>(&s.op);
             const bool one = a != nullptr && a->parts.size() == 1;

@@ -38,13 +38,15 @@ nb::object field(const Step& step, Get get) {
 }
 
 template <class Op>
-constexpr bool has_dim = std::is_same_v<Op, AllSlice> || std::is_same_v<Op, AllGather> ||
-                         std::is_same_v<Op, ReduceScatter>;
+constexpr bool has_dim = std::is_same_v<Op, AllSlice> || std::is_same_v<Op, ReduceScatter>;
 
+/// Returns the dim of a slice, a reduce-scatter or an all_gather of one part; else None.
 nb::object step_dim(const Step& s) {
   return field(s, [](const auto& op) -> nb::object {
     using Op = std::decay_t<decltype(op)>;
     if constexpr (has_dim<Op>) return nb::int_(op.dim);
+    else if constexpr (std::is_same_v<Op, AllGather>)
+      return op.parts.size() == 1 ? nb::int_(op.parts[0].dim) : nb::object(nb::none());
     else return nb::none();
   });
 }
@@ -53,7 +55,7 @@ nb::object step_axes(const Step& s) {
   return field(s, [](const auto& op) -> nb::object {
     using Op = std::decay_t<decltype(op)>;
     if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer>) return nb::none();
-    else if constexpr (std::is_same_v<Op, AllToAll>) return nb::cast(op.axes());
+    else if constexpr (std::is_same_v<Op, AllToAll> || std::is_same_v<Op, AllGather>) return nb::cast(op.axes());
     else return nb::cast(op.axes);
   });
 }
@@ -75,7 +77,14 @@ void bind_plan(nb::module_& m) {
       .def_prop_ro("kind", [](const Step& s) { return std::string(step_name(s.op)); },
                    "all_slice, all_gather, all_to_all, collective_permute, reduce_scatter, all_reduce, add_pending or "
                    "transfer.")
-      .def_prop_ro("dim", &step_dim, "The dim of a slice, gather or reduce-scatter; else None.")
+      .def_prop_ro("dim", &step_dim, "The dim of a slice, reduce-scatter or all_gather of one part; else None.")
+      .def_prop_ro("parts", [](const Step& s) -> nb::object {
+            auto* g = std::get_if<AllGather>(&s.op);
+            if (!g) return nb::none();
+            nb::list parts;
+            for (const auto& p : g->parts) parts.append(nb::make_tuple(p.dim, nb::cast(p.axes)));
+            return parts;
+          }, "An all_gather's (dim, axes) per part; else None.")
       .def_prop_ro("src_dim", [](const Step& s) {
             auto* a = std::get_if<AllToAll>(&s.op);
             return a && a->moves.size() == 1 ? nb::int_(a->moves[0].src_dim) : nb::object(nb::none());

@@ -91,7 +91,7 @@ int64_t group_size_of(const Step& step) {
       [](const auto& s) -> int64_t {
         using T = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<T, CollectivePermute> || std::is_same_v<T, Transfer>) return 1;
-        else if constexpr (std::is_same_v<T, AllToAll>) return product_of_sizes(s.axes());
+        else if constexpr (std::is_same_v<T, AllToAll> || std::is_same_v<T, AllGather>) return product_of_sizes(s.axes());
         else return product_of_sizes(s.axes);
       },
       step.op);
@@ -184,7 +184,7 @@ std::vector<std::string> step_link_axes(const TypedState& before, const TypedSta
   std::visit(
       [&](const auto& s) {
         using T = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<T, AllToAll>)
+        if constexpr (std::is_same_v<T, AllToAll> || std::is_same_v<T, AllGather>)
           for (const auto& a : s.axes()) names.push_back(a.name);
         else if constexpr (!std::is_same_v<T, CollectivePermute> && !std::is_same_v<T, Transfer>)
           for (const auto& a : s.axes) names.push_back(a.name);

@@ -21,9 +21,14 @@ namespace redist::synth_detail {
 
 namespace {
 
-bool plain_gather(const Step& s) { return std::holds_alternative<AllGather>(s.op) && !s.groups; }
+/// Returns true when `s` is a one-part all_gather whose groups the types define.
+bool plain_gather(const Step& s) {
+  const auto* gather = std::get_if<AllGather>(&s.op);
+  return gather && gather->parts.size() == 1 && !s.groups;
+}
 
-int dim_of(const Step& s) { return std::get<AllGather>(s.op).dim; }
+/// Returns the dim of a plain gather.
+int dim_of(const Step& s) { return std::get<AllGather>(s.op).parts[0].dim; }
 
 /// Returns the modeled time of `steps` from `at`, or nullopt when they do not type.
 std::optional<double> run_time(const CostModel& model, TypedState at, const std::vector<Step>& steps) {
@@ -41,7 +46,7 @@ std::optional<double> run_time(const CostModel& model, TypedState at, const std:
 bool mixed_classes(const CostModel& model, const std::vector<Step>& run) {
   std::optional<LinkClass> seen;
   for (const auto& s : run)
-    for (const auto& a : std::get<AllGather>(s.op).axes) {
+    for (const auto& a : std::get<AllGather>(s.op).parts[0].axes) {
       if (seen && *seen != model.class_of(a.name)) return true;
       seen = model.class_of(a.name);
     }
@@ -145,7 +150,7 @@ std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan)
     const int dim = dim_of(plan.steps[k + 1]);
     std::vector<AxisRef> suffix;
     for (std::size_t j = end; j-- > k + 1;) {
-      const auto& axes = std::get<AllGather>(plan.steps[j].op).axes;
+      const auto& axes = std::get<AllGather>(plan.steps[j].op).parts[0].axes;
       suffix.insert(suffix.end(), axes.begin(), axes.end());
     }
     const auto& axes = permute->to.dims[static_cast<std::size_t>(dim)].axes;
@@ -187,7 +192,7 @@ std::vector<Plan> slow_gathers_early(const CostModel& model, const Plan& plan) {
   const LinkClass slow = model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::inter : LinkClass::intra;
   for (std::size_t j = 0; j < plan.steps.size(); ++j) {
     if (!plain_gather(plan.steps[j])) continue;
-    const auto& gather = std::get<AllGather>(plan.steps[j].op);
+    const auto& gather = std::get<AllGather>(plan.steps[j].op).parts[0];
     if (gather.axes.empty() ||
         std::any_of(gather.axes.begin(), gather.axes.end(), [&](const AxisRef& a) { return model.class_of(a.name) != slow; }))
       continue;
@@ -215,7 +220,11 @@ std::vector<Plan> slow_gathers_early(const CostModel& model, const Plan& plan) {
 
 Plan merged_gathers(const CostModel& model, Plan plan) {
   Plan merged{plan.mesh, plan.source, {}, plan.target};
-  auto gather = [](Step& s) { return std::get_if<AllGather>(&s.op); };
+  // The one part of a plain gather `s` (const or not), or nullptr.
+  auto part = [](auto& s) -> decltype(&std::get_if<AllGather>(&s.op)->parts[0]) {
+    auto* g = std::get_if<AllGather>(&s.op);
+    return g && g->parts.size() == 1 && !s.groups ? &g->parts[0] : nullptr;
+  };
   auto one_class = [&model](const std::vector<AxisRef>& a, const std::vector<AxisRef>& b) {
     const LinkClass c = model.class_of(a.front().name);
     auto same = [&](const AxisRef& x) { return model.class_of(x.name) == c; };
@@ -223,8 +232,8 @@ Plan merged_gathers(const CostModel& model, Plan plan) {
   };
   bool changed = false;
   for (const Step& step : plan.steps) {
-    AllGather* last = merged.steps.empty() || merged.steps.back().groups ? nullptr : gather(merged.steps.back());
-    const auto* next = step.groups ? nullptr : std::get_if<AllGather>(&step.op);
+    AllGatherPart* last = merged.steps.empty() ? nullptr : part(merged.steps.back());
+    const AllGatherPart* next = part(step);
     if (last && next && last->dim == next->dim && !last->axes.empty() && !next->axes.empty() &&
         one_class(last->axes, next->axes)) {
       // `next` removes the suffix just before the one `last` removed.

@@ -97,7 +97,7 @@ DistType with_dim_axes(DistType type, int dim, std::vector<AxisRef> axes) {
 /// collective_permute(to=f32[{y:(1)3,y:(3)2}N]), all_gather(axes={y:(1)3,y:(3)2}): N/6
 /// per device on the slow link instead of 2N/3.
 template <class Offer>
-void offer_hierarchical(const CostModel& model, const TypedState& before, const AllGather& gather, bool may_slice,
+void offer_hierarchical(const CostModel& model, const TypedState& before, const AllGatherPart& gather, bool may_slice,
                         Offer offer) {
   const LinkClass slow = slow_class(model);
   std::vector<AxisRef> kept;  // the gather's axes on the fast link, in order
@@ -148,7 +148,7 @@ void offer_hierarchical(const CostModel& model, const TypedState& before, const 
 /// another dim by the fast axes the array is replicated on, so the slow gather moves a
 /// part of it.
 std::optional<Steps> cheapest_split(const CostModel& model, const TypedState& before, const TypedState& after,
-                                    const AllGather& gather, bool may_slice) {
+                                    const AllGatherPart& gather, bool may_slice) {
   std::optional<Steps> best;
   auto offer = [&](std::vector<Step> steps) { keep_cheaper(best, priced(model, before, after, std::move(steps))); };
   if (may_slice)
@@ -278,8 +278,8 @@ std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
     const Step& step = plan.steps[k];
     std::optional<Steps> parts;
-    if (const auto* gather = std::get_if<AllGather>(&step.op); gather && !step.groups)
-      parts = cheapest_split(model, before, states[k], *gather, !received);
+    if (const auto* gather = std::get_if<AllGather>(&step.op); gather && gather->parts.size() == 1 && !step.groups)
+      parts = cheapest_split(model, before, states[k], gather->parts[0], !received);
     if (const auto* permute = std::get_if<CollectivePermute>(&step.op);
         permute && !step.pairs && !permute->to_mesh && !received)
       parts = cheapest_shrunk_permute(model, before, states[k]);

@@ -81,11 +81,16 @@ Step step_of(StepOp op) {
   return step;
 }
 
-/// True when `step` is an `Op` (AllSlice or AllGather) of dim `dim`.
-template <class Op>
-bool same_dim(const Step& step, int dim) {
-  const auto* op = std::get_if<Op>(&step.op);
+/// True when `step` is an all_slice of dim `dim`.
+bool slices_dim(const Step& step, int dim) {
+  const auto* op = std::get_if<AllSlice>(&step.op);
   return op && op->dim == dim;
+}
+
+/// True when `step` is a one-part all_gather of dim `dim`.
+bool gathers_dim(const Step& step, int dim) {
+  const auto* op = std::get_if<AllGather>(&step.op);
+  return op && op->parts.size() == 1 && op->parts[0].dim == dim;
 }
 
 }  // namespace
@@ -110,7 +115,7 @@ Plan to_plan(const Moves& moves, const Mesh& src_mesh, const DistType& src, cons
         const bool gather = m.kind == Move::Kind::gather;
         Factors axes = m.axes;
         if (!plan.steps.empty() &&
-            (gather ? same_dim<AllGather>(plan.steps.back(), m.dim) : same_dim<AllSlice>(plan.steps.back(), m.dim))) {
+            (gather ? gathers_dim(plan.steps.back(), m.dim) : slices_dim(plan.steps.back(), m.dim))) {
           axes.insert(gather ? axes.end() : axes.begin(), last_axes.begin(), last_axes.end());
           plan.steps.pop_back();
         }

@@ -20,7 +20,7 @@ namespace {
 std::string gathers_of(const Plan& plan) {
   std::string out;
   for (const auto& s : plan.steps)
-    if (const auto* g = std::get_if<AllGather>(&s.op)) out += fmt::format("{}all_gather({})", out.empty() ? "" : " ", g->dim);
+    if (const auto* g = std::get_if<AllGather>(&s.op)) out += fmt::format("{}all_gather({})", out.empty() ? "" : " ", g->parts[0].dim);
   return out;
 }
 

@@ -56,15 +56,24 @@ inline Mesh reversed_order(const Mesh& mesh) {
   return Mesh::create(mesh.axes(), order).value();
 }
 
+/// Returns true when `op` is a fused all_to_all or all_gather (several moves or parts).
+inline bool is_fused(const StepOp& op) {
+  if (const auto* a2a = std::get_if<AllToAll>(&op)) return a2a->moves.size() > 1;
+  if (const auto* gather = std::get_if<AllGather>(&op)) return gather->parts.size() > 1;
+  return false;
+}
+
 /// Steps of every kind that may apply to `state`; some may not type-check.
 inline std::vector<StepOp> candidate_ops(const TypedState& state) {
   const DistType& t = state.type;
   const int rank = static_cast<int>(t.rank());
   std::vector<StepOp> ops;
   std::vector<AllToAllMove> moves;
+  std::vector<AllGatherPart> gathers;
   for (int d = 0; d < rank; ++d)
     for (const auto& s : suffixes(state.mesh, t.dims[d].axes)) {
       ops.push_back(AllGather{d, s});
+      gathers.push_back({d, s});
       for (int dst = 0; dst < rank; ++dst)
         if (dst != d) {
           ops.push_back(AllToAll{d, dst, s});
@@ -88,6 +97,20 @@ inline std::vector<StepOp> candidate_ops(const TypedState& state) {
         ops.push_back(AllToAll{std::vector<AllToAllMove>{first, seconds[j], seconds[j + 1]}});
     }
   }
+  // Fused all_gathers: two parts on distinct dims (either order), the first also with a
+  // third, no more of them than single gathers.
+  std::size_t fused_gathers = 0;
+  for (std::size_t i = 0; i < gathers.size(); ++i)
+    for (std::size_t j = 0; j < gathers.size() && fused_gathers < gathers.size(); ++j)
+      if (gathers[i].dim != gathers[j].dim) {
+        ops.push_back(AllGather{std::vector<AllGatherPart>{gathers[i], gathers[j]}});
+        for (std::size_t m = 0; fused_gathers == 0 && m < gathers.size(); ++m)
+          if (gathers[m].dim != gathers[i].dim && gathers[m].dim != gathers[j].dim) {
+            ops.push_back(AllGather{std::vector<AllGatherPart>{gathers[i], gathers[j], gathers[m]}});
+            break;
+          }
+        ++fused_gathers;
+      }
   const auto unused = unused_pieces(state.mesh, t);
   for (const auto& p : unused)
     for (int d = 0; d < rank; ++d) ops.push_back(AllSlice{d, {p}});
@@ -135,10 +158,10 @@ inline rc::Gen<Plan> gen_plan(int max_steps = 6) {
         if (auto next = apply_step(state, step)) valid.emplace_back(std::move(step), std::move(*next));
       }
       if (valid.empty()) break;
-      // A third of the time a fused all_to_all where one applies (they are few).
+      // A third of the time a fused all_to_all or all_gather where one applies (they are few).
       std::vector<std::size_t> fused;
       for (std::size_t v = 0; v < valid.size(); ++v)
-        if (const auto* a2a = std::get_if<AllToAll>(&valid[v].first.op); a2a && a2a->moves.size() > 1) fused.push_back(v);
+        if (is_fused(valid[v].first.op)) fused.push_back(v);
       const std::size_t pick = !fused.empty() && *rc::gen::inRange(0, 3) == 0
                                    ? fused[*rc::gen::inRange<std::size_t>(0, fused.size())]
                                    : *rc::gen::inRange<std::size_t>(0, valid.size());

@@ -148,6 +148,10 @@ TEST(SynthRoundTrip, ExamplePlans) {
            "target f32[8, 8, {x,y}8]\n",
            "mesh {x:2, y:2}\nsource f32[{x}8, {y}8, 8]\nall_to_all(src=0, dst=2, axes={x}; src=1, dst=2, axes={y}, "
            "groups=[[0,2,1,3]])\n",
+           "mesh {x:2, y:2}\nsource f32[{x}8, {y}8, 8]\nall_gather(dim=0, axes={x}; dim=1, axes={y})\n"
+           "target f32[8, 8, 8]\n",
+           "mesh {x:2, y:2, z:2}\nsource f32[{x}8, {z,y}8, 8]\nall_gather(dim=1, axes={y}; dim=0, axes={x}, "
+           "groups=[[0,4,2,6],[1,5,3,7]])\n",
        }) {
     auto plan = parse_plan(text);
     ASSERT_TRUE(plan.ok()) << text << plan.error().to_string();
@@ -181,7 +185,19 @@ TEST(SynthParseErrors, MissingKey) {
                      "all_to_all is missing the key axes=");
   expect_parse_error(std::string(kHeader) + "all_to_all(src=0, dst=1, axes={x}; src=1, src=0)\n", 3, "src=0)",
                      "key 'src' given twice");
-  expect_parse_error(std::string(kHeader) + "all_gather(dim=0; axes={x})\n", 3, "; axes", "expected ')'");
+  expect_parse_error(std::string(kHeader) + "all_gather(dim=0; axes={x})\n", 3, "; axes",
+                     "part 1 of the all_gather is missing the key axes=");
+  expect_parse_error(std::string(kHeader) + "all_gather(dim=0, axes={x}; axes={y})\n", 3, ")\n",
+                     "all_gather is missing the key dim=");
+  expect_parse_error(std::string(kHeader) + "all_gather(dim=0, axes={x}; dim=1, dim=0)\n", 3, "dim=0)",
+                     "key 'dim' given twice");
+  expect_parse_error(std::string(kHeader) + "all_slice(dim=0, axes={x}; dim=1, axes={y})\n", 3, "; dim=1",
+                     "expected ')'");
+}
+
+TEST(SynthPrintStep, WritesAFusedAllGatherPartByPart) {
+  const Step step{AllGather{std::vector<AllGatherPart>{{0, {whole("x", 4)}}, {2, {whole("y", 2)}}}}, {}, {}};
+  EXPECT_EQ(to_string(step), "all_gather(dim=0, axes={x}; dim=2, axes={y})");
 }
 
 TEST(SynthPrintStep, WritesAFusedAllToAllMoveByMove) {

@@ -243,6 +243,36 @@ TEST(SynthFusedAllToAll, RefusesWhatOneExchangeCannotDo) {
   expect_error(refusal(kXY, "f32[{x}16, 8]", fused({})), kInvalid, "the all_to_all names no moves");
 }
 
+/// A fused all_gather of `parts`.
+StepOp fused_gather(std::vector<AllGatherPart> parts) { return AllGather{std::move(parts)}; }
+
+TEST(SynthFusedAllGather, RemovesEachPartsSuffix) {
+  EXPECT_EQ(after(kXY, "f32[{x}16, {y}8, 8]", fused_gather({{0, {whole("x", 4)}}, {1, {whole("y", 2)}}})),
+            "f32[16, 8, 8]");
+  // Part order is the member digits' order only: the same type either way.
+  EXPECT_EQ(after(kXY, "f32[{x}16, {y}8, 8]", fused_gather({{1, {whole("y", 2)}}, {0, {whole("x", 4)}}})),
+            "f32[16, 8, 8]");
+  // Suffixes, sub-axes and three parts.
+  EXPECT_EQ(after("{x:4, y:2, z:2}", "f32[{y,x:(2)2}16, {z}8, {x:(1)2}8]",
+                  fused_gather({{0, {sub("x", 2, 2)}}, {1, {whole("z", 2)}}, {2, {sub("x", 1, 2)}}})),
+            "f32[{y}16, 8, 8]");
+}
+
+TEST(SynthFusedAllGather, RefusesWhatOneCollectiveCannotDo) {
+  expect_error(refusal(kXY, "f32[{x,y}16, 8]", fused_gather({{0, {whole("y", 2)}}, {0, {whole("x", 4)}}})), kInvalid,
+               "dim 0 is gathered by parts 1 and 2 of the fused all_gather; each part gathers its own dim");
+  // Overlapping axes: the second part's are no suffix of what the first left.
+  expect_error(refusal(kXY, "f32[{x}16, {y}8]", fused_gather({{0, {whole("x", 4)}}, {1, {whole("x", 4)}}})), kInvalid,
+               "part 2: axes {x} are not a suffix of dim 1 tiled {y}");
+  expect_error(refusal(kXY, "f32[{x}16, {y}8]", fused_gather({{0, {whole("x", 4)}}, {1, {}}})), kInvalid,
+               "part 2: the step names no axes");
+  expect_error(refusal(kXY, "f32[{x}16, {y}8]", fused_gather({{0, {whole("x", 4)}}, {2, {whole("y", 2)}}})), kInvalid,
+               "part 2: dim 2 is out of range for rank 2");
+  expect_error(refusal(kXY, "f32[{x}16, {y}5]", fused_gather({{0, {whole("x", 4)}}, {1, {whole("y", 2)}}})),
+               kUnsupported, "a fused all_gather gathers unpadded dims only; dim 1 is padded (global 5 over 2 tiles)");
+  expect_error(refusal(kXY, "f32[{x}16, 8]", fused_gather({})), kInvalid, "the all_gather names no parts");
+}
+
 TEST(SynthAllToAll, RefusesPaddedDimsWhoseBlocksDoNotNest) {
   expect_error(refusal(kXY, "f32[{x}16, {y}5]", AllToAll{0, 1, {whole("x", 4)}}), kUnsupported,
                "dim 1 is padded (global 5 over 8 tiles) and its split between 2 blocks of 3 and 8 blocks of 1 does "

@@ -7,6 +7,7 @@ redist_test(verify_checker_tests
     ${CMAKE_CURRENT_LIST_DIR}/checker_lowered_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/checker_add_pending_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/checker_fused_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/checker_fused_gather_test.cpp
   LIBS redist_verify redist_proofs redist_synth
   LABELS unit)
 target_include_directories(verify_checker_tests PRIVATE ${PROJECT_SOURCE_DIR})

@@ -4,7 +4,9 @@
 // and in the lowered form (reorder a group's members, change a permute pair, shift a
 // slice offset, swap an all-to-all's split and concat dims; for a fused all-to-all:
 // swap two moves' axes or destinations, reverse its moves, read part digits from the wrong axes,
-// concatenate a part on the wrong dim; for reductions: reduce over
+// concatenate a part on the wrong dim; for a fused all-gather: swap two parts' axes,
+// reverse its parts, read part digits from the wrong axes, gather two parts on each
+// other's dims; for reductions: reduce over
 // a wrong pending axis, swap devices between reduction groups, apply an all_reduce twice;
 // for padded slices: the last shard's offset one early, every chunk one shorter).
 
@@ -40,6 +42,7 @@ inline std::vector<AxisRef>* step_axes(StepOp& op) {
         using T = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<T, CollectivePermute> || std::is_same_v<T, Transfer>) return nullptr;
         else if constexpr (std::is_same_v<T, AllToAll>) return &s.moves[0].axes;
+        else if constexpr (std::is_same_v<T, AllGather>) return &s.parts[0].axes;
         else return &s.axes;
       },
       op);
@@ -104,6 +107,8 @@ inline void plan_mutants(const Plan& plan, std::size_t k, std::vector<Mutant>& o
           if constexpr (std::is_same_v<Op, AllToAll>) {
             auto& m = s.moves[0];
             m.dst_dim = (m.dst_dim + 1) % rank == m.src_dim ? (m.dst_dim + 2) % rank : (m.dst_dim + 1) % rank;
+          } else if constexpr (std::is_same_v<Op, AllGather>) {
+            s.parts[0].dim = (s.parts[0].dim + 1) % rank;
           } else if constexpr (requires { s.dim; }) {
             s.dim = (s.dim + 1) % rank;
           }
@@ -124,6 +129,16 @@ inline void plan_mutants(const Plan& plan, std::size_t k, std::vector<Mutant>& o
     auto& back = std::get<AllToAll>(r.steps[k].op).moves;
     std::reverse(back.begin(), back.end());
     add("reverse the fused moves", std::move(r));
+  }
+  if (const auto* gather = std::get_if<AllGather>(&op); gather && gather->parts.size() >= 2) {
+    Plan q = p;  // a fused all_gather whose first two parts trade axes
+    auto& parts = std::get<AllGather>(q.steps[k].op).parts;
+    std::swap(parts[0].axes, parts[1].axes);
+    add("swap two fused parts' axes", std::move(q));
+    Plan r = p;  // the parts in the other order (the same data: each reads its own axes)
+    auto& back = std::get<AllGather>(r.steps[k].op).parts;
+    std::reverse(back.begin(), back.end());
+    add("reverse the fused parts", std::move(r));
   }
 }
 
@@ -250,6 +265,22 @@ inline void lowered_mutants(const Plan& plan, const LoweredPlan& lowered, std::s
       auto& q = std::get<LoweredAllToAll>(n.steps[k].op).parts;
       q[0].concat_dim = q[1].concat_dim;
       add("concat a fused part on another part's dim", std::move(n), std::nullopt, std::nullopt, false);
+    }
+  }
+  if (const auto* g = std::get_if<LoweredGather>(&op); g && g->parts.size() >= 2 && g->parts[0].size >= 2 &&
+                                                       g->parts[1].size >= 2) {
+    // A fused all_gather whose parts read their member digits from each other's axes
+    // (sizes kept: the member index is cut wrongly), and whose first two parts place
+    // their blocks along each other's dims (of equal sizes: the shapes are kept).
+    LoweredPlan m = l;
+    auto& parts = std::get<LoweredGather>(m.steps[k].op).parts;
+    std::swap(parts[0].axes, parts[1].axes);
+    add("swap two fused parts' digits", std::move(m), std::nullopt, std::nullopt, false);
+    if (g->parts[0].size == g->parts[1].size) {
+      LoweredPlan n = l;
+      auto& q = std::get<LoweredGather>(n.steps[k].op).parts;
+      std::swap(q[0].dim, q[1].dim);
+      add("gather fused parts on each other's dims", std::move(n), std::nullopt, std::nullopt, false);
     }
   }
 }

@@ -34,7 +34,7 @@ TEST(HloImport, ReplicaGroupSpellings) {
     ASSERT_TRUE(imported.ok()) << groups << ": " << imported.error().to_string();
     ASSERT_EQ(imported->plan.steps.size(), 1u) << groups;
     const auto& g = std::get<LoweredGather>(imported->plan.steps[0].op);
-    EXPECT_EQ(g.dim, 0);
+    EXPECT_EQ(g.parts, (std::vector<GatherPart>{{0, 4, {}}}));
     EXPECT_EQ(g.group.table, all) << groups;
     auto report = check_lowered(imported->plan, imported->target);
     ASSERT_TRUE(report.ok());

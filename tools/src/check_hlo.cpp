@@ -46,7 +46,9 @@ std::string lowered_text(const LoweredOp& op) {
           return fmt::format("all_slice(dim={}, chunk={}, {})", s.dim, s.chunk,
                              s.offsets ? "offsets=" + ints_text(*s.offsets) : groups_text(s.group));
         } else if constexpr (std::is_same_v<T, LoweredGather>) {
-          return fmt::format("all_gather(dim={}, {})", s.dim, groups_text(s.group));
+          std::string parts;
+          for (const auto& p : s.parts) parts += fmt::format("{}dim={}", parts.empty() ? "" : "; ", p.dim);
+          return fmt::format("all_gather({}, {})", parts, groups_text(s.group));
         } else if constexpr (std::is_same_v<T, LoweredAllToAll>) {
           std::string parts;
           for (const auto& p : s.parts) parts += fmt::format("{}split={}, concat={}", parts.empty() ? "" : "; ", p.split_dim, p.concat_dim);

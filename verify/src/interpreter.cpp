@@ -26,23 +26,23 @@ std::string shape_text(const std::vector<int64_t>& shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
 }
 
-/// The axes a grouped step runs over; nullptr for a collective_permute, a transfer (and
-/// an all_to_all, whose axes are its moves').
-const std::vector<AxisRef>* step_axes(const StepOp& op) {
+/// The axes a grouped step runs over; nullopt for a collective_permute or a transfer
+/// (an all_to_all's or all_gather's are its moves' or parts').
+std::optional<std::vector<AxisRef>> step_axes(const StepOp& op) {
   return std::visit(
-      [](const auto& s) -> const std::vector<AxisRef>* {
+      [](const auto& s) -> std::optional<std::vector<AxisRef>> {
         using Op = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer> ||
-                      std::is_same_v<Op, AllToAll>)
-          return nullptr;
-        else return &s.axes;
+        if constexpr (std::is_same_v<Op, CollectivePermute> || std::is_same_v<Op, Transfer>) return std::nullopt;
+        else if constexpr (std::is_same_v<Op, AllToAll> || std::is_same_v<Op, AllGather>) return s.axes();
+        else return s.axes;
       },
       op);
 }
 
-/// The groups of move `k` of a fused all_to_all within `groups` (its groups over all
-/// the moves' axes): the members of one group whose member-index digits (move 0 most
-/// significant, digit k of size sizes[k]) differ only in digit k, ordered by it.
+/// The groups of move (part) `k` of a fused all_to_all (all_gather) within `groups`
+/// (its groups over all the moves' axes): the members of one group whose member-index
+/// digits (move 0 most significant, digit k of size sizes[k]) differ only in digit k,
+/// ordered by it.
 DeviceGroups move_groups(const DeviceGroups& groups, const std::vector<int64_t>& sizes, std::size_t k) {
   int64_t stride = 1;
   for (std::size_t j = k + 1; j < sizes.size(); ++j) stride *= sizes[j];
@@ -72,6 +72,22 @@ MeshData all_to_all_moves(const AllToAll& a2a, const DeviceGroups& groups, MeshD
     data = interp::all_to_all(move_groups(groups, sizes, k), data, src, dst, chunk, keep);
     shape[dst] = chunk;
     shape[src] = keep;
+  }
+  return data;
+}
+
+/// Runs the parts of `gather` one after another, each an all_gather within its groups
+/// (move_groups); the last makes buffers of `result_shape` (a single part's kept
+/// extent). The definition a fused all_gather is checked against.
+MeshData all_gather_parts(const AllGather& gather, const DeviceGroups& groups, MeshData data,
+                          std::vector<int64_t> shape, const std::vector<int64_t>& result_shape) {
+  std::vector<int64_t> sizes;
+  for (const auto& p : gather.parts) sizes.push_back(product_of_sizes(p.axes));
+  for (std::size_t k = 0; k < gather.parts.size(); ++k) {
+    const auto dim = static_cast<std::size_t>(gather.parts[k].dim);
+    const int64_t keep = k + 1 == gather.parts.size() ? result_shape[dim] : shape[dim] * sizes[k];
+    data = interp::all_gather(move_groups(groups, sizes, k), data, dim, keep);
+    shape[dim] = keep;
   }
   return data;
 }
@@ -109,7 +125,10 @@ std::optional<std::vector<int64_t>> collective_shape(const StepOp& op, std::vect
   if (const auto* s = std::get_if<AllSlice>(&op)) {
     split(s->dim);
   } else if (const auto* s = std::get_if<AllGather>(&op)) {
-    grow(s->dim);
+    for (const auto& p : s->parts) {
+      g = product_of_sizes(p.axes);
+      grow(p.dim);
+    }
   } else if (const auto* s = std::get_if<AllToAll>(&op)) {
     for (const auto& m : s->moves) {
       g = product_of_sizes(m.axes);
@@ -131,7 +150,7 @@ MeshData execute(const StepOp& op, const DeviceGroups& groups, const DevicePairs
   if (const auto* s = std::get_if<AllSlice>(&op))
     return interp::all_slice(groups, data, at(s->dim), result_shape[at(s->dim)]);
   if (const auto* s = std::get_if<AllGather>(&op))
-    return interp::all_gather(groups, data, at(s->dim), result_shape[at(s->dim)]);
+    return all_gather_parts(*s, groups, data, data.empty() ? std::vector<int64_t>{} : data.front().shape, result_shape);
   if (const auto* s = std::get_if<AllToAll>(&op))
     return all_to_all_moves(*s, groups, data, data.empty() ? std::vector<int64_t>{} : data.front().shape, result_shape);
   if (const auto* s = std::get_if<ReduceScatter>(&op))
@@ -161,9 +180,7 @@ Result<MeshData> run_step(const TypedState& before, const Step& step, const Mesh
   }
 
   const int64_t n = before.mesh.num_devices();
-  const auto* a2a = std::get_if<AllToAll>(&step.op);
-  const std::vector<AxisRef> a2a_axes = a2a ? a2a->axes() : std::vector<AxisRef>{};
-  const auto* axes = a2a ? &a2a_axes : step_axes(step.op);
+  const auto axes = step_axes(step.op);
   DeviceGroups groups;
   DevicePairs pairs;
   int64_t group_size = 1;

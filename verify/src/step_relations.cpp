@@ -64,10 +64,12 @@ z3::expr holds_at_source(Encoding& enc, const TransferBox& box, const Location& 
   return inside;
 }
 
-/// Digit `k` of d's member index in a (fused) all_to_all: the member index itself with
-/// one part; else the mixed-radix number of d's coordinates on the part's axes, or for
-/// a table the digit of the table's member index (parts[0] most significant).
-z3::expr digit(Encoding& enc, const LoweredAllToAll& s, std::size_t k, const Device& d) {
+/// Digit `k` of d's member index in a (fused) all_to_all or all_gather (`Op`): the
+/// member index itself with one part; else the mixed-radix number of d's coordinates
+/// on the part's axes, or for a table the digit of the table's member index (parts[0]
+/// most significant).
+template <class Op>
+z3::expr digit(Encoding& enc, const Op& s, std::size_t k, const Device& d) {
   if (s.parts.size() == 1) return enc.member_index(s.group, d);
   if (!s.group.table) return enc.mixed_radix(d, s.parts[k].axes);
   int64_t stride = 1;
@@ -93,6 +95,14 @@ std::optional<z3::expr> place_of(Encoding& enc, const LoweredAllToAll& s, int di
   return out;
 }
 
+/// The block position of sender d's buffer along `dim` in a (fused) all_gather: its
+/// digit of the part gathering `dim`; nullopt when none does.
+std::optional<z3::expr> gathered_at(Encoding& enc, const LoweredGather& s, int dim, const Device& d) {
+  for (std::size_t k = 0; k < s.parts.size(); ++k)
+    if (s.parts[k].dim == dim) return digit(enc, s, k, d);
+  return std::nullopt;
+}
+
 struct Relate {
   Encoding& enc;
   const LoweredStep& step;
@@ -110,11 +120,18 @@ struct Relate {
   }
   // all_gather: member order concatenation along dim:
   //   same group, a.l[dim] = m(b) * L_before[dim] + b.l[dim] with 0 <= b.l[dim] < L_before[dim].
+  // A fused one (several parts) is the same per part's dim, with b's digit of that part
+  // (gathered_at) in place of m(b); other dims equal.
   z3::expr operator()(const LoweredGather& s) const {
-    const z3::expr& l = b.index[at(s.dim)];
-    return enc.same_group(s.group, b.device, a.device) &&
-           a.index[at(s.dim)] == enc.member_index(s.group, b.device) * enc.num(lb[at(s.dim)]) + l && l >= 0 &&
-           l < enc.num(lb[at(s.dim)]) && equal_except(enc, b, a, {s.dim});
+    z3::expr out = enc.same_group(s.group, b.device, a.device);
+    for (std::size_t i = 0; i < b.index.size(); ++i) {
+      if (const auto place = gathered_at(enc, s, static_cast<int>(i), b.device))
+        out = out && a.index[i] == *place * enc.num(lb[i]) + b.index[i] && b.index[i] >= 0 &&
+              b.index[i] < enc.num(lb[i]);
+      else
+        out = out && b.index[i] == a.index[i];
+    }
+    return out;
   }
   // all_to_all: member j sends chunk i of its split dim to member i, who concatenates
   // along the concat dim in sender order (on a padded dim a chunk may reach past the
@@ -207,7 +224,8 @@ struct Stay {
   }
   std::vector<z3::expr> operator()(const LoweredGather& s) const {
     auto l = b.index;
-    l[at(s.dim)] = enc.member_index(s.group, b.device) * enc.num(lb[at(s.dim)]) + l[at(s.dim)];
+    for (std::size_t i = 0; i < l.size(); ++i)
+      if (const auto place = gathered_at(enc, s, static_cast<int>(i), b.device)) l[i] = *place * enc.num(lb[i]) + l[i];
     return l;
   }
   std::vector<z3::expr> operator()(const LoweredAllToAll& s) const {
@@ -271,8 +289,11 @@ std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step) {
         } else if constexpr (std::is_same_v<Op, LoweredGather>) {
           // The concatenation, of which the first L_after[dim] are kept (a padded tail
           // dropped); whether only padding is dropped is G1's question, not this one.
-          const int64_t kept = local_shape(step.after.type)[at(s.dim)];
-          shape[at(s.dim)] = std::min(shape[at(s.dim)] * s.group.size, kept);
+          // A fused one: its parts one after another.
+          for (const auto& p : s.parts) {
+            const int64_t kept = local_shape(step.after.type)[at(p.dim)];
+            shape[at(p.dim)] = std::min(shape[at(p.dim)] * p.size, kept);
+          }
         } else if constexpr (std::is_same_v<Op, LoweredAllToAll>) {
           // Chunks of ceil(extent / members) (a padded buffer padded to whole chunks);
           // the concatenation cut to L_after[concat] like a gather's.

@@ -398,8 +398,8 @@ class Importer {
         if (!groups) return cannot_place(ins, groups.error().message);
         const auto dims = hlo_import::integers_in(ins.attrs.at("dimensions"));
         LoweredGather g;
-        g.dim = static_cast<int>(dims.at(0));
         g.group.size = static_cast<int64_t>(groups->front().size());
+        g.parts = {{static_cast<int>(dims.at(0)), g.group.size, {}}};
         g.group.table = std::move(*groups);
         steps_.push_back({g, after, "%" + ins.name, pending_});
       } else {

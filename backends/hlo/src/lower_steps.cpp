@@ -1,7 +1,8 @@
 // Step lowering: a slice -> dynamic-slice with offsets looked up by partition id (after
 // a pad when the chunks reach past a padded buffer: XLA clamps the offsets of a
 // dynamic-slice); a gather on a padded dim -> all-gather then a dynamic-slice dropping
-// the padding; an all-to-all between two dims -> (pad,) reshape, all-to-all, transpose,
+// the padding; a fused gather -> one all-gather on a new major dim, reshape, transpose,
+// reshape; an all-to-all between two dims -> (pad,) reshape, all-to-all, transpose,
 // reshape (as XLA does) (, dynamic-slice); a permute -> one collective-permute per
 // round of distinct sources; an add_pending -> a select between the buffer and the
 // op's identity by a per-partition flag; a transfer between device sets -> rounds of
@@ -29,17 +30,6 @@ ValueId lower(Builder& b, const LoweredStep& step, const LoweredSlice& slice, Va
   return b.add(DynamicSlice{}, std::move(operands), TensorType{step.after.type.elem, shape});
 }
 
-/// An all-gather; on a padded dim the concatenation is longer than the result's local
-/// size and a dynamic-slice at offset 0 drops its padded tail.
-ValueId lower(Builder& b, const LoweredStep& step, const LoweredGather& gather, ValueId value) {
-  if (gather.group.size == 1) return value;
-  std::vector<int64_t> gathered = local_shape(step.before.type);
-  gathered[static_cast<std::size_t>(gather.dim)] *= gather.group.size;
-  const ValueId all = b.add(AllGather{gather.dim, group_table(gather.group, step.before.mesh), b.next_channel()},
-                            {value}, TensorType{step.after.type.elem, gathered});
-  return b.prefix(all, after_shape(step));
-}
-
 /// `v` transposed so that result dim i is operand dim perm[i].
 ValueId transpose(Builder& b, ValueId v, const std::vector<std::size_t>& perm) {
   const TensorType t = b.type_of(v);
@@ -49,6 +39,43 @@ ValueId transpose(Builder& b, ValueId v, const std::vector<std::size_t>& perm) {
     shape.push_back(t.shape[p]);
   }
   return b.add(Transpose{order}, {v}, TensorType{t.elem, std::move(shape)});
+}
+
+/// A fused all-gather (several parts over one group; dims unpadded) as ONE HLO
+/// all-gather: the buffer gets a new major dim of 1, gathered into group.size buffers in
+/// member order, that dim reshaped into the members' digits (part 0 most significant),
+/// each digit transposed to the major end of its part's dim, and reshaped to the result.
+ValueId lower_fused(Builder& b, const LoweredStep& step, const LoweredGather& gather, ValueId value) {
+  const std::vector<int64_t> before = local_shape(step.before.type);
+  const std::size_t parts = gather.parts.size(), rank = before.size();
+  std::vector<int64_t> one{1}, all{gather.group.size}, digits;
+  one.insert(one.end(), before.begin(), before.end());
+  all.insert(all.end(), before.begin(), before.end());
+  for (const auto& p : gather.parts) digits.push_back(p.size);
+  digits.insert(digits.end(), before.begin(), before.end());
+  ValueId v = b.add(AllGather{0, group_table(gather.group, step.before.mesh), b.next_channel()}, {b.reshape(value, one)},
+                    TensorType{step.after.type.elem, all});
+  v = b.reshape(v, digits);
+  std::vector<std::size_t> back;  // [digit of the part gathering d (if any), d] for each dim d
+  for (std::size_t d = 0; d < rank; ++d) {
+    for (std::size_t k = 0; k < parts; ++k)
+      if (gather.parts[k].dim == static_cast<int>(d)) back.push_back(k);
+    back.push_back(parts + d);
+  }
+  return b.reshape(transpose(b, v, back), after_shape(step));
+}
+
+/// An all-gather; on a padded dim the concatenation is longer than the result's local
+/// size and a dynamic-slice at offset 0 drops its padded tail. Several parts: lower_fused.
+ValueId lower(Builder& b, const LoweredStep& step, const LoweredGather& gather, ValueId value) {
+  if (gather.group.size == 1) return value;
+  if (gather.parts.size() > 1) return lower_fused(b, step, gather, value);
+  const int dim = gather.parts[0].dim;
+  std::vector<int64_t> gathered = local_shape(step.before.type);
+  gathered[static_cast<std::size_t>(dim)] *= gather.group.size;
+  const ValueId all = b.add(AllGather{dim, group_table(gather.group, step.before.mesh), b.next_channel()},
+                            {value}, TensorType{step.after.type.elem, gathered});
+  return b.prefix(all, after_shape(step));
 }
 
 /// A fused all-to-all (several parts over one group; dims unpadded) as ONE HLO

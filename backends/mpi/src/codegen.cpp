@@ -213,6 +213,13 @@ class ProgramWriter {
         call = fmt::format("kernels::all_slice(shard, {}, {}, kOffset[rank], out)", view, s.chunk);
         break;
       case Kernel::all_gather:
+        if (!s.fused_sizes.empty()) {
+          out_ << "    static constexpr int kDims[] = " << brace_list(s.fused_concat) << ";\n"
+               << "    static constexpr int64_t kParts[] = " << brace_list(s.fused_sizes) << ";\n";
+          call = fmt::format("kernels::fused_all_gather({}.get(), shard, kShape, kDims, kParts, kElemBytes, out)",
+                             group(s));
+          break;
+        }
         call = fmt::format("kernels::all_gather({}.get(), shard, {}, {}, {}, out)", group(s), view, s.parts, s.chunk);
         break;
       case Kernel::all_to_all:

@@ -71,8 +71,13 @@ struct Materializer {
   }
   Status operator()(const LoweredGather& s) const {
     step.kernel = Kernel::all_gather;
-    step.dim = s.dim;
-    step.chunk = local_shape(lowered.after.type)[static_cast<std::size_t>(s.dim)];  // drops a padded tail
+    step.dim = s.parts[0].dim;
+    step.chunk = local_shape(lowered.after.type)[static_cast<std::size_t>(step.dim)];  // drops a padded tail
+    if (s.parts.size() > 1)
+      for (const auto& p : s.parts) {
+        step.fused_concat.push_back(p.dim);
+        step.fused_sizes.push_back(p.size);
+      }
     return groups(s.group);
   }
   Status operator()(const LoweredAllToAll& s) const {

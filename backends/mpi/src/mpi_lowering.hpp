@@ -29,7 +29,8 @@ struct MpiStep {
   int64_t chunk = 1;           // all_slice, all_gather: elements kept along the dim; all_to_all: chunk length
   int64_t keep = 1;            // all_to_all: elements of the concatenation kept (less: a padded tail)
   /// A fused all_to_all (several parts): per part its split dim, concat dim and members
-  /// (part 0 the most significant digit of the member index); empty for one part.
+  /// (part 0 the most significant digit of the member index); a fused all_gather: per
+  /// part its gathered dim (in fused_concat) and members; empty for one part.
   std::vector<int> fused_split, fused_concat;
   std::vector<int64_t> fused_sizes;
   ReduceOp op = ReduceOp::sum;

@@ -75,6 +75,8 @@ struct Executor::State {
       case Kernel::all_slice:
         return kernels::all_slice(in, kernels::view_at(step.shape, step.dim, bytes), step.chunk, step.offset[r], out);
       case Kernel::all_gather:
+        if (!step.fused_sizes.empty())
+          return kernels::fused_all_gather(group, in, step.shape, step.fused_concat, step.fused_sizes, bytes, out);
         return kernels::all_gather(group, in, kernels::view_at(step.shape, step.dim, bytes), step.parts, step.chunk,
                                    out);
       case Kernel::all_to_all:

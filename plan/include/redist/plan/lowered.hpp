@@ -46,14 +46,36 @@ struct LoweredSlice {
   bool operator==(const LoweredSlice&) const = default;
 };
 
-/// Every member gets the group's buffers concatenated along `dim` in member order, then
-/// keeps the first `after` local size of `dim` of it: when the dim is padded the
-/// concatenation is longer and its tail is padding (docs/notation.md, "Padded dims").
-struct LoweredGather {
+/// One part of an all-gather: `size` members (a digit of the member index) whose
+/// buffers are concatenated along `dim`; `axes` are the part's group axes (the symbolic
+/// digit: the mixed-radix number of a device's coordinates on them).
+struct GatherPart {
   int dim = 0;
+  int64_t size = 1;
+  std::vector<AxisRef> axes;
+  bool operator==(const GatherPart&) const = default;
+};
+
+/// Every member gets the group's buffers. With one part: concatenated along its dim in
+/// member order, of which it keeps the first `after` local size of the dim: when the
+/// dim is padded the concatenation is longer and its tail is padding (docs/notation.md,
+/// "Padded dims"). A fused all-gather has several parts on distinct unpadded dims whose
+/// sizes multiply to group.size: the member index is the mixed-radix number of its
+/// digits (parts[0] most significant), and member j's buffer is the block at, along
+/// each part's dim, j's digit of that part (gather_place): exactly the parts applied
+/// one after another.
+struct LoweredGather {
+  std::vector<GatherPart> parts;
   GroupSpec group;
   bool operator==(const LoweredGather&) const = default;
 };
+
+/// Returns digit `part` of member index `member` of `gather` (parts[0] most significant).
+int64_t member_digit(const LoweredGather& gather, std::size_t part, int64_t member);
+
+/// Returns the block position member `member`'s buffer takes along `dim` in the
+/// gathered buffer (0 when no part gathers `dim`) and the number of blocks along `dim`.
+std::pair<int64_t, int64_t> gather_place(const LoweredGather& gather, int dim, int64_t member);
 
 /// One move of an all-to-all: `size` members (a digit of the member index) exchange
 /// chunks of `split_dim` and concatenate them along `concat_dim`; `axes` are the

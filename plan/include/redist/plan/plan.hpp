@@ -20,10 +20,24 @@ struct AllSlice {
   std::vector<AxisRef> axes;
   bool operator==(const AllSlice&) const = default;
 };
-/// Remove the suffix `axes` of `dim`: concatenate the group's buffers in group order.
-struct AllGather {
+/// One part of an all_gather: remove the suffix `axes` of `dim`.
+struct AllGatherPart {
   int dim = 0;
   std::vector<AxisRef> axes;
+  bool operator==(const AllGatherPart&) const = default;
+};
+/// The type change of its parts, in ONE collective within groups over all their axes
+/// (part 0's axes most significant): every member gets the group's buffers, each placed
+/// along every part's dim by its digit of that part. One part is the plain all_gather
+/// (concatenate the group's buffers in group order); several (a fused all_gather,
+/// docs/notation.md) gather distinct, unpadded dims over disjoint axes.
+struct AllGather {
+  std::vector<AllGatherPart> parts;
+  AllGather() = default;
+  AllGather(int dim, std::vector<AxisRef> axes) : parts{{dim, std::move(axes)}} {}
+  explicit AllGather(std::vector<AllGatherPart> parts) : parts(std::move(parts)) {}
+  /// Returns the group's axes: every part's axes, in part order.
+  std::vector<AxisRef> axes() const;
   bool operator==(const AllGather&) const = default;
 };
 /// One move of an all_to_all: the suffix `axes` of `src_dim` to the minor end of `dst_dim`.

@@ -279,6 +279,36 @@ inline int fused_all_to_all(MPI_Comm comm, const Buffer& in, std::span<const int
   return MPI_SUCCESS;
 }
 
+/// fused all_gather: one MPI_Allgather of the whole buffer over `comm` (members in the
+/// order of the member index, part 0 its most significant digit) for the parts
+/// gathering dims `dims[k]` over `sizes[k]` members (dims distinct and unpadded); the
+/// buffer from member j is placed, along each part's dim, at j's digit of that part
+/// times the dim's length. Returns an MPI error code.
+inline int fused_all_gather(MPI_Comm comm, const Buffer& in, std::span<const int64_t> shape, std::span<const int> dims,
+                            std::span<const int64_t> sizes, int64_t elem_bytes, Buffer& out) {
+  const std::size_t parts = sizes.size();
+  const auto bytes = static_cast<int64_t>(in.size());
+  if (!fits_int(bytes)) return MPI_ERR_COUNT;
+  int64_t members = 1;
+  for (int64_t g : sizes) members *= g;
+  std::vector<int64_t> after(shape.begin(), shape.end());
+  for (std::size_t k = 0; k < parts; ++k) after[static_cast<std::size_t>(dims[k])] *= sizes[k];
+  Buffer received(in.size() * static_cast<std::size_t>(members));
+  const int rc = MPI_Allgather(in.data(), static_cast<int>(bytes), MPI_BYTE, received.data(), static_cast<int>(bytes),
+                               MPI_BYTE, comm);
+  if (rc != MPI_SUCCESS) return rc;
+  out = Buffer(received.size());
+  const std::vector<int64_t> zero(shape.size(), 0);
+  for (int64_t j = 0; j < members; ++j) {
+    std::vector<int64_t> at(shape.size(), 0);
+    int64_t member = j;
+    for (std::size_t k = parts; k-- > 0; member /= sizes[k])
+      at[static_cast<std::size_t>(dims[k])] = member % sizes[k] * shape[static_cast<std::size_t>(dims[k])];
+    copy_box(received.data() + j * bytes, shape, zero, out.data(), after, at, shape, elem_bytes);
+  }
+  return MPI_SUCCESS;
+}
+
 /// collective_permute: sends `in` to every rank of `comm` in `send_to` and receives `out`
 /// from rank `recv_from`; when that is this rank (`me`) no message moves and `out`
 /// takes over `in`. Returns an MPI error code.
