@@ -17,7 +17,7 @@
 #include "gather_order.hpp"
 #include "permute_first.hpp"
 #include "in_place.hpp"
-#include "fuse_all_to_alls.hpp"
+#include "fuse_collectives.hpp"
 #include "slice_orders.hpp"
 #include "slice_targets.hpp"
 #include "split_by_class.hpp"
@@ -88,7 +88,11 @@ struct Entry {
 Step step_of(const Frame& frame, const Move& move, const State& to) {
   switch (move.kind) {
     case Move::Kind::slice: return Step(AllSlice{move.dim, refs_of(move.axes, frame.src_mesh)});
-    case Move::Kind::gather: return Step(AllGather{move.dim, refs_of(move.axes, frame.src_mesh)});
+    case Move::Kind::gather: {
+      AllGather gather{move.dim, refs_of(move.axes, frame.src_mesh)};
+      for (const auto& next : move.fused) gather.parts.push_back({next.dim, refs_of(next.axes, frame.src_mesh)});
+      return Step(std::move(gather));
+    }
     case Move::Kind::all_to_all: {
       AllToAll a2a{move.dim, move.dst, refs_of(move.axes, frame.src_mesh)};
       for (const auto& next : move.fused) a2a.moves.push_back({next.dim, next.dst, refs_of(next.axes, frame.src_mesh)});
@@ -147,7 +151,7 @@ void canonicalize(State& s) {
 /// modeled time.
 struct Seed {
   const Plan* given = nullptr;
-  std::optional<Plan> rewritten;  // the seed with its slices reordered, all_to_alls fused or gathers split by link class
+  std::optional<Plan> rewritten;  // the seed with its slices reordered, all_to_alls or all_gathers fused, or gathers split by link class
   std::optional<Plan> kept;       // the plan with its permutes' pairs keeping the most data in place
   std::vector<TypedState> states;
   double time_us = 0;
@@ -181,8 +185,8 @@ double time_of(const CostModel& model, const Plan& plan, const std::vector<Typed
 
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
 /// first when `strict`) or rewritten form of one (its slices in another order, its
-/// consecutive all_to_alls fused, its gathers split by link class or a slow one moved
-/// earlier, a permute moved before an all_to_all), priced step by step
+/// consecutive all_to_alls or all_gathers fused, its gathers split by link class or a
+/// slow one moved earlier, a permute moved before an all_to_all), priced step by step
 /// on its typed states; between plans of equal time, the one receiving fewer bytes over all devices once its permutes keep
 /// the most data in place. The result's plan is so repaired and re-priced (never
 /// dearer: in_place.hpp).
@@ -227,6 +231,7 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     if (strict && !slices_first(seed)) continue;
     consider(&seed, std::nullopt);
     if (auto fused = synth_detail::fused_all_to_alls(seed)) consider(&seed, std::move(fused));
+    if (auto fused = synth_detail::fused_all_gathers(model, seed)) consider(&seed, std::move(fused));
     for (auto& reordered : synth_detail::reordered_slices(seed)) consider(&seed, std::move(reordered));
     for (auto& aimed : synth_detail::slices_at_their_target(seed)) consider(&seed, std::move(aimed));
     for (auto& early : synth_detail::slow_gathers_early(model, seed)) consider(&seed, std::move(early));
@@ -292,7 +297,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   const int64_t budget = bound >= (BigInt(1) << 62) ? INT64_MAX : bound.convert_to<int64_t>();
   Frame frame = make_frame(model, src_mesh, src, dst_mesh, dst, budget);
   frame.slice_after_receive = limits.slice_after_receive;
-  frame.fused_all_to_alls = limits.fused_all_to_alls;
+  frame.fused_steps = limits.fused_steps;
   if (seed) add_hints(*seed, frame);
 
   std::vector<Node> nodes;

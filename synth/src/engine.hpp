@@ -37,11 +37,11 @@ struct EngineLimits {
   /// Allow all_slice after received data (G3a then not guaranteed): only for pairs
   /// that have no plan otherwise.
   bool slice_after_receive = false;
-  /// Offer fused all_to_alls as successors. They only lower the cost of paths that
-  /// exist without them (each is its moves in one exchange) and multiply the branching,
-  /// so a search for any plan at all (synthesize()'s fallback) leaves them out and
-  /// fuses the plan it finds afterwards.
-  bool fused_all_to_alls = true;
+  /// Offer fused all_to_alls and all_gathers as successors. They only lower the cost of
+  /// paths that exist without them (each is its moves or parts in one collective) and
+  /// multiply the branching, so a search for any plan at all (synthesize()'s fallback)
+  /// leaves them out and fuses the plan it finds afterwards.
+  bool fused_steps = true;
 };
 
 /// What the engine found.

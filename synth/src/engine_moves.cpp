@@ -120,6 +120,27 @@ void append_fused(const Frame& frame, const Edge& first, int64_t bytes, std::vec
   }
 }
 
+/// Appends the fused all_gathers of two parts from `s`: `first` (a gather edge of `s`),
+/// then a suffix of a later dim (the parts of two dims give one state in either order).
+/// Unpadded problems only (the typing rule).
+void append_fused_gathers(const Frame& frame, const Edge& first, std::vector<Edge>& out) {
+  const State& mid = first.to;
+  for (auto d = static_cast<std::size_t>(first.move.dim) + 1; d < mid.dims.size(); ++d) {
+    if (mid.dims[d].empty()) continue;
+    for_each_suffix(mid.dims[d], [&](const Factors& rest, const Factors& suffix) {
+      Edge e = first;
+      e.move.fused.push_back({static_cast<int>(d), 0, suffix});
+      e.to.dims[d] = rest;
+      const int64_t after = local_bytes(frame, e.to);
+      if (after > frame.budget_bytes) return;
+      Factors all = first.move.axes;
+      all.insert(all.end(), suffix.begin(), suffix.end());
+      e.time_us = time_of(frame, CollectiveKind::all_gather, all, after);
+      out.push_back(std::move(e));
+    });
+  }
+}
+
 void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     if (s.dims[d].empty()) continue;
@@ -130,6 +151,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
       const int64_t after = local_bytes(frame, gather.to);
       if (after <= frame.budget_bytes) {
         gather.time_us = time_of(frame, CollectiveKind::all_gather, suffix, after);
+        if (!frame.padded && frame.fused_steps) append_fused_gathers(frame, gather, out);
         out.push_back(std::move(gather));
       }
       for (std::size_t d2 = 0; d2 < s.dims.size(); ++d2) {
@@ -143,7 +165,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
         const int64_t moved = local_bytes(frame, a2a.to);
         if (moved > frame.budget_bytes) continue;
         a2a.time_us = time_of(frame, CollectiveKind::all_to_all, suffix, std::max(bytes, moved));
-        if (!frame.padded && frame.fused_all_to_alls) append_fused(frame, a2a, bytes, out);
+        if (!frame.padded && frame.fused_steps) append_fused(frame, a2a, bytes, out);
         out.push_back(std::move(a2a));
       }
     });

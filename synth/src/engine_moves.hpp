@@ -16,7 +16,8 @@ struct Move {
   int dim = 0;     // slice, gather, reduce_scatter dim; all_to_all source dim
   int dst = 0;     // all_to_all target dim
   Factors axes;    // not used by a permute (its target is the edge's state)
-  /// A fused all_to_all: the move after this one (its source dim, target dim, axes).
+  /// A fused all_to_all (all_gather): the move (part) after this one (its source
+  /// (gathered) dim, target dim (unused), axes).
   struct Next {
     int dim = 0;
     int dst = 0;
@@ -31,9 +32,10 @@ struct Edge {
   double time_us = 0;
 };
 
-/// Appends the slices (none once `s` has received data), gathers, all_to_alls (also
-/// fused: two moves between distinct source and target dims in one exchange, on
-/// unpadded problems) and reduction steps `s` can take whose result fits the budget.
+/// Appends the slices (none once `s` has received data), gathers (also fused: two dims
+/// in one collective, on unpadded problems), all_to_alls (also fused: two moves between
+/// distinct source and target dims in one exchange, on unpadded problems) and reduction
+/// steps `s` can take whose result fits the budget.
 void append_collectives(const Frame& frame, const State& s, std::vector<Edge>& out);
 
 /// Appends the add_pending `s` can take (engine_pending.cpp): before anything is

@@ -54,7 +54,7 @@ struct Frame {
   Mesh dst_mesh;
   bool mesh_change = false;  // the device order differs: the permute is required
   bool slice_after_receive = false;  // all_slice stays open after data is received
-  bool fused_all_to_alls = true;     // fused all_to_alls are successors
+  bool fused_steps = true;           // fused all_to_alls and all_gathers are successors
   bool padded = false;  // the source or target has padding: padded states may be visited
   DistType like;             // element type, global sizes and reduce op of the array
   State target;

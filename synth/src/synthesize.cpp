@@ -71,11 +71,11 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   limits.max_expanded = options.max_expanded;
   auto found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
   if (!found) return found.error();
-  // The fallbacks look for any plan without fused all_to_alls (engine.hpp), then offer
-  // the plan found as the one seed of an unexpanded run, which fuses its all_to_alls
-  // where the model prices that lower.
+  // The fallbacks look for any plan without fused all_to_alls or all_gathers
+  // (engine.hpp), then offer the plan found as the one seed of an unexpanded run, which
+  // fuses its all_to_alls and all_gathers where the model prices that lower.
   limits.max_expanded = std::max(options.max_expanded, kFallbackExpansions);
-  limits.fused_all_to_alls = false;
+  limits.fused_steps = false;
   const bool fallback = !found->plan;
   if (!found->plan && !found->stopped.empty()) {
     found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {}, limits);

@@ -192,6 +192,13 @@ TEST(EmittedProgram, ReductionsAndDeviceOrders) {
   expect_ok(emit_compile_run(plan, "reductions_and_orders"), 8);
 }
 
+TEST(EmittedProgram, FusedAllGather) {
+  const Plan plan = plan_of(
+      "mesh {x:2, y:2, z:2}\nsource f32[{x}4, {y}2, {z}6, 8]\n"
+      "all_gather(dim=2, axes={z}; dim=0, axes={x}; dim=1, axes={y})\n");
+  expect_ok(emit_compile_run(plan, "fused_all_gather"), 8);
+}
+
 TEST(EmittedProgram, FusedAllToAll) {
   const Plan plan = plan_of(
       "mesh {x:2, y:2, z:2}\nsource f32[{x}4, {y}2, {z}6, 8]\n"

@@ -67,6 +67,28 @@ TEST(MpiRuntime8, FusedAllToAllsAreOneExchange) {
                "all_to_all(src=1, dst=0, axes={x}; src=2, dst=0, axes={y}; src=3, dst=0, axes={z})\n");
 }
 
+TEST(MpiRuntime8, FusedAllGathersAreOneCollective) {
+  REQUIRE_RANKS(8);
+  // Two dims, the minor part first, a suffix on a reversed device order, three parts,
+  // factors of one axis: one MPI_Allgather over the combined group each.
+  expect_exact("mesh {x:2, y:4}\nsource f32[{x}4, 6, {y}8]\nall_gather(dim=0, axes={x}; dim=2, axes={y})\n");
+  expect_exact("mesh {x:2, y:4}\nsource s64[{x}4, 6, {y}8]\nall_gather(dim=2, axes={y}; dim=0, axes={x})\n");
+  expect_exact("mesh {x:2, y:2, z:2} devices=[7,6,5,4,3,2,1,0]\nsource f32[{x}4, {z,y}8, 6]\n"
+               "all_gather(dim=1, axes={y}; dim=0, axes={x})\n");
+  expect_exact("mesh {x:2, y:2, z:2}\nsource s64[{x}4, {y}2, {z}6, 8]\n"
+               "all_gather(dim=2, axes={z}; dim=0, axes={x}; dim=1, axes={y})\n");
+  expect_exact("mesh {x:4, y:2}\nsource s64[{x:(1)2}4, {y,x:(2)2}8]\n"
+               "all_gather(dim=1, axes={x:(2)2}; dim=0, axes={x:(1)2})\n");
+}
+
+TEST(MpiRuntime8, AFusedAllGatherWithAWrongMemberOrderGivesWrongData) {
+  REQUIRE_RANKS(8);
+  // The group over {x,y} of 4 members in y-major order: each part reads the other's digit.
+  const Plan plan = plan_of("mesh {x:2, y:2, z:2}\nsource s64[{x}4, {y}4, 8]\n"
+                            "all_gather(dim=0, axes={x}; dim=1, axes={y}, groups=[[0,4,2,6],[1,5,3,7]])\n");
+  EXPECT_NE(run_and_compare(plan), "");
+}
+
 TEST(MpiRuntime8, AFusedAllToAllWithAWrongMemberOrderGivesWrongData) {
   REQUIRE_RANKS(8);
   // The group over {x,y} of 4 members in y-major order: each move reads the other's digit.

@@ -115,6 +115,16 @@ struct Oracle {
         if (a.src_dim != b.dst_dim && b.src_dim != a.dst_dim && !(a == b))
           steps.emplace_back(AllToAll{std::vector<AllToAllMove>{a, b}});
     }
+    // Fused all_gathers: every ordered pair of the gathers above as one step (the typing
+    // rule keeps those of two dims), the first one valid on `t` alone.
+    std::vector<AllGatherPart> gathers;
+    for (const auto& step : steps)
+      if (const auto* g = std::get_if<AllGather>(&step.op)) gathers.push_back(g->parts[0]);
+    for (const auto& a : gathers) {
+      if (!apply_step(before, Step(AllGather{a.dim, a.axes}))) continue;
+      for (const auto& b : gathers)
+        if (a.dim != b.dim) steps.emplace_back(AllGather{std::vector<AllGatherPart>{a, b}});
+    }
     std::vector<Move> out;
     for (const auto& step : steps) {
       auto next = apply_step(before, step);
