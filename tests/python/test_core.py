@@ -119,6 +119,27 @@ def test_lowered_groups_pairs_offsets():
     assert (gathered.kind, gathered.dim, gathered.groups) == ("all_gather", 0, [[0, 1, 2, 3]])
 
 
+def test_fused_all_gather_parts_lowering_and_proof():
+    plan = redist.parse_plan("mesh {x:2, y:4}\nsource f32[{x}8, 6, {y}8]\n"
+                             "all_gather(dim=2, axes={y}; dim=0, axes={x})\ntarget f32[8, 6, 8]\n")
+    (step,) = plan.steps
+    assert step.kind == "all_gather" and step.dim is None
+    assert [(dim, [str(a) for a in axes]) for dim, axes in step.parts] == [(2, ["y"]), (0, ["x"])]
+    assert [str(a) for a in step.axes] == ["y", "x"]
+    assert plan.steps[0].moves is None and redist.parse_plan(str(plan)) == plan
+    (low,) = redist.lower(plan).steps
+    assert (low.kind, low.dim, low.gather_parts, low.group_size) == ("all_gather", None, [(2, 4), (0, 2)], 8)
+    assert low.groups == [[0, 4, 1, 5, 2, 6, 3, 7]]  # y most significant
+    report = redist.check(plan)
+    assert report.verified and report.transfers == "tight" and report.received_over_lower_bound == "1.0000"
+    assert (report.recv_bytes_max, report.lower_bound_bytes_max, report.peak_local_bytes) == (7 * 192, 7 * 192, 1536)
+    assert redist.simulate(plan) is None
+    single = redist.lower(redist.plan("{x:4}", "f32[{x}8, 4]", "f32[8, 4]")).steps[0]
+    assert (single.dim, single.gather_parts) == (0, [(0, 4)])
+    with pytest.raises(ValueError, match="part 2 of the all_gather is missing the key axes="):
+        redist.parse_plan("mesh {x:2, y:4}\nsource f32[{x}8, {y}8]\nall_gather(dim=0, axes={x}; dim=1; dim=0)\n")
+
+
 def test_check_proves_synthesized_plan():
     plan, report = redist.prove(MESH, SRC, DST)
     assert report.verified and bool(report)

@@ -130,6 +130,13 @@ def test_swap_uses_sub_axes_and_no_gather(explicit):
     assert [s.kind for s in plan.steps] == ["all_to_all", "collective_permute"]
 
 
+@pytest.mark.parametrize("explicit", [False, True], ids=["auto_axes", "explicit_axes"])
+def test_fused_all_gather_is_one_collective(explicit):
+    plan = run_case("{x:2, y:4}", "f32[{x}8, 6, {y}8]", "f32[8, 6, 8]", seed=5, explicit=explicit)
+    assert [s.kind for s in plan.steps] == ["all_gather"]
+    assert [(dim, [str(a) for a in axes]) for dim, axes in plan.steps[0].parts] == [(0, ["x"]), (2, ["y"])]
+
+
 def test_explicit_axes_gather_and_slice():
     run_case("{x:2, y:2, z:2}", "f32[{x,y}8, {z}8]", "f32[{z,y}8, 8]", explicit=True)
 

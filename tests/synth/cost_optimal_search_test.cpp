@@ -188,6 +188,47 @@ TEST(OptimalSearch, FusesAllToAllsWhereTheModelPricesItLower) {
   EXPECT_EQ(all_to_all_moves(*greedy_split), (std::vector<std::size_t>{1, 1})) << to_string(*greedy_split);
 }
 
+/// The number of parts of each all_gather of `plan`, in order.
+std::vector<std::size_t> all_gather_parts(const Plan& plan) {
+  std::vector<std::size_t> out;
+  for (const auto& step : plan.steps)
+    if (const auto* gather = std::get_if<AllGather>(&step.op)) out.push_back(gather->parts.size());
+  return out;
+}
+
+TEST(OptimalSearch, FusesAllGathersWhereTheModelPricesItLower) {
+  // Bytes: one gather over {x,y} moves what the two do and pays one latency.
+  const Mesh m = mesh_of("{x:2, y:2}");
+  const DistType src = type_of("f32[{x}8, {y}8, 8]", m), dst = type_of("f32[8, 8, 8]", m);
+  auto best = optimal_plan(bytes_model(), m, src, m, dst);
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  EXPECT_EQ(all_gather_parts(best->plan), (std::vector<std::size_t>{2})) << to_string(best->plan);
+  auto greedy = synthesize(m, src, dst);
+  ASSERT_TRUE(greedy.ok());
+  EXPECT_EQ(all_gather_parts(*greedy), (std::vector<std::size_t>{2})) << to_string(*greedy);
+  const Plan sequence{m, src, {Step(AllGather{1, {AxisRef{"y", 1, 2}}}), Step(AllGather{0, {AxisRef{"x", 1, 2}}})}, dst};
+  EXPECT_LT(plan_cost(bytes_model(), *greedy)->time_us, plan_cost(bytes_model(), sequence)->time_us);
+  // x inter-node: the fused gather runs every byte at the slow link's rate, the
+  // sequence only the x half (after y's gather on the fast link); both planners keep
+  // two all_gathers.
+  const Mesh big = mesh_of("{x:2, y:8}");
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  const DistType s2 = type_of("f32[{x}2048, {y}2048]", big), d2 = type_of("f32[2048, 2048]", big);
+  auto split = optimal_plan(model, big, s2, big, d2);
+  ASSERT_TRUE(split.ok()) << split.error().to_string();
+  EXPECT_EQ(all_gather_parts(split->plan), (std::vector<std::size_t>{1, 1})) << to_string(split->plan);
+  SynthOptions options;
+  options.cost_model = &model;
+  auto greedy_split = synthesize(big, s2, d2, options);
+  ASSERT_TRUE(greedy_split.ok());
+  EXPECT_EQ(all_gather_parts(*greedy_split), (std::vector<std::size_t>{1, 1})) << to_string(*greedy_split);
+  // Both axes intra-node: one gather.
+  auto fused = synthesize(big, s2, d2);
+  ASSERT_TRUE(fused.ok());
+  EXPECT_EQ(all_gather_parts(*fused), (std::vector<std::size_t>{2})) << to_string(*fused);
+}
+
 TEST(OptimalSearch, TheDefaultFallbackFindsAPlanWithoutFusedSuccessors) {
   // No seed of this case is valid; offering fused pairs to the fallback search made it
   // stop at 20,000 expansions without a plan (random178 of the seed-13013 harness run).

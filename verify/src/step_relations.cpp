@@ -18,7 +18,7 @@ namespace {
 std::size_t at(int dim) { return static_cast<std::size_t>(dim); }
 
 /// Index terms equal on every dim but those in `except`.
-z3::expr equal_except(Encoding& enc, const Location& b, const Location& a, std::initializer_list<int> except) {
+z3::expr equal_except(Encoding& enc, const Location& b, const Location& a, const std::vector<int>& except) {
   z3::expr_vector eqs(enc.query().ctx());
   for (std::size_t i = 0; i < b.index.size(); ++i)
     if (std::find(except.begin(), except.end(), static_cast<int>(i)) == except.end()) eqs.push_back(b.index[i] == a.index[i]);
@@ -95,14 +95,6 @@ std::optional<z3::expr> place_of(Encoding& enc, const LoweredAllToAll& s, int di
   return out;
 }
 
-/// The block position of sender d's buffer along `dim` in a (fused) all_gather: its
-/// digit of the part gathering `dim`; nullopt when none does.
-std::optional<z3::expr> gathered_at(Encoding& enc, const LoweredGather& s, int dim, const Device& d) {
-  for (std::size_t k = 0; k < s.parts.size(); ++k)
-    if (s.parts[k].dim == dim) return digit(enc, s, k, d);
-  return std::nullopt;
-}
-
 struct Relate {
   Encoding& enc;
   const LoweredStep& step;
@@ -120,18 +112,18 @@ struct Relate {
   }
   // all_gather: member order concatenation along dim:
   //   same group, a.l[dim] = m(b) * L_before[dim] + b.l[dim] with 0 <= b.l[dim] < L_before[dim].
-  // A fused one (several parts) is the same per part's dim, with b's digit of that part
-  // (gathered_at) in place of m(b); other dims equal.
+  // A fused one (several parts) is the same on each part's dim, with b's digit of that
+  // part in place of m(b); other dims equal.
   z3::expr operator()(const LoweredGather& s) const {
     z3::expr out = enc.same_group(s.group, b.device, a.device);
-    for (std::size_t i = 0; i < b.index.size(); ++i) {
-      if (const auto place = gathered_at(enc, s, static_cast<int>(i), b.device))
-        out = out && a.index[i] == *place * enc.num(lb[i]) + b.index[i] && b.index[i] >= 0 &&
-              b.index[i] < enc.num(lb[i]);
-      else
-        out = out && b.index[i] == a.index[i];
+    std::vector<int> dims;
+    for (std::size_t k = 0; k < s.parts.size(); ++k) {
+      const auto i = at(s.parts[k].dim);
+      const z3::expr& l = b.index[i];
+      out = out && a.index[i] == digit(enc, s, k, b.device) * enc.num(lb[i]) + l && l >= 0 && l < enc.num(lb[i]);
+      dims.push_back(s.parts[k].dim);
     }
-    return out;
+    return out && equal_except(enc, b, a, dims);
   }
   // all_to_all: member j sends chunk i of its split dim to member i, who concatenates
   // along the concat dim in sender order (on a padded dim a chunk may reach past the
@@ -224,8 +216,10 @@ struct Stay {
   }
   std::vector<z3::expr> operator()(const LoweredGather& s) const {
     auto l = b.index;
-    for (std::size_t i = 0; i < l.size(); ++i)
-      if (const auto place = gathered_at(enc, s, static_cast<int>(i), b.device)) l[i] = *place * enc.num(lb[i]) + l[i];
+    for (std::size_t k = 0; k < s.parts.size(); ++k) {
+      const auto i = at(s.parts[k].dim);
+      l[i] = digit(enc, s, k, b.device) * enc.num(lb[i]) + l[i];
+    }
     return l;
   }
   std::vector<z3::expr> operator()(const LoweredAllToAll& s) const {
