@@ -223,8 +223,10 @@ TEST(OptimalSearch, FusesAllGathersWhereTheModelPricesItLower) {
   auto greedy_split = synthesize(big, s2, d2, options);
   ASSERT_TRUE(greedy_split.ok());
   EXPECT_EQ(all_gather_parts(*greedy_split), (std::vector<std::size_t>{1, 1})) << to_string(*greedy_split);
-  // Both axes intra-node: one gather.
-  auto fused = synthesize(big, s2, d2);
+  // Both axes intra-node (1 us a latency): one gather.
+  const CostModel intra;
+  options.cost_model = &intra;
+  auto fused = synthesize(big, s2, d2, options);
   ASSERT_TRUE(fused.ok());
   EXPECT_EQ(all_gather_parts(*fused), (std::vector<std::size_t>{2})) << to_string(*fused);
 }
