@@ -143,17 +143,6 @@ DevicePairs pair_table(const LoweredPermute& permute, const Mesh& source_mesh, c
   return pairs;
 }
 
-int64_t member_digit(const LoweredGather& gather, std::size_t part, int64_t member) {
-  for (std::size_t k = gather.parts.size() - 1; k > part; --k) member /= gather.parts[k].size;
-  return member % gather.parts[part].size;
-}
-
-std::pair<int64_t, int64_t> gather_place(const LoweredGather& gather, int dim, int64_t member) {
-  for (std::size_t k = 0; k < gather.parts.size(); ++k)
-    if (gather.parts[k].dim == dim) return {member_digit(gather, k, member), gather.parts[k].size};
-  return {0, 1};
-}
-
 int64_t member_digit(const LoweredAllToAll& a2a, std::size_t part, int64_t member) {
   for (std::size_t k = a2a.parts.size() - 1; k > part; --k) member /= a2a.parts[k].size;
   return member % a2a.parts[part].size;

@@ -324,7 +324,8 @@ class StepTyper {
         fmt::format("axes {} are not a suffix of dim {} tiled {}", text(axes), dim, text(t.dims[dim].axes)));
   }
 
-  /// Applies the all_gather part `p` to `t` (not canonicalized); Ok or the reason it is ill-typed.
+  /// Returns Ok after applying the all_gather part `p` to `t` (not canonicalized), or
+  /// the reason it is ill-typed.
   Status gather(DistType& t, const AllGatherPart& p) const {
     if (auto st = check_dim(t, p.dim, "dim"); !st) return st;
     if (auto st = check_refs(mesh_, p.axes); !st) return st;

@@ -13,7 +13,7 @@ namespace redist::synth_detail {
 
 namespace {
 
-/// True when `step` is an `Op` whose groups the types define.
+/// Returns true when `step` is an `Op` whose groups the types define.
 template <class Op>
 bool plain(const Step& step) {
   return std::holds_alternative<Op>(step.op) && !step.groups;

@@ -81,13 +81,13 @@ Step step_of(StepOp op) {
   return step;
 }
 
-/// True when `step` is an all_slice of dim `dim`.
+/// Returns true when `step` is an all_slice of dim `dim`.
 bool slices_dim(const Step& step, int dim) {
   const auto* op = std::get_if<AllSlice>(&step.op);
   return op && op->dim == dim;
 }
 
-/// True when `step` is a one-part all_gather of dim `dim`.
+/// Returns true when `step` is a one-part all_gather of dim `dim`.
 bool gathers_dim(const Step& step, int dim) {
   const auto* op = std::get_if<AllGather>(&step.op);
   return op && op->parts.size() == 1 && op->parts[0].dim == dim;

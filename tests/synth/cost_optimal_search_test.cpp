@@ -188,7 +188,7 @@ TEST(OptimalSearch, FusesAllToAllsWhereTheModelPricesItLower) {
   EXPECT_EQ(all_to_all_moves(*greedy_split), (std::vector<std::size_t>{1, 1})) << to_string(*greedy_split);
 }
 
-/// The number of parts of each all_gather of `plan`, in order.
+/// Returns the number of parts of each all_gather of `plan`, in order.
 std::vector<std::size_t> all_gather_parts(const Plan& plan) {
   std::vector<std::size_t> out;
   for (const auto& step : plan.steps)

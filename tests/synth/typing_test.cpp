@@ -243,7 +243,7 @@ TEST(SynthFusedAllToAll, RefusesWhatOneExchangeCannotDo) {
   expect_error(refusal(kXY, "f32[{x}16, 8]", fused({})), kInvalid, "the all_to_all names no moves");
 }
 
-/// A fused all_gather of `parts`.
+/// Returns a fused all_gather of `parts`.
 StepOp fused_gather(std::vector<AllGatherPart> parts) { return AllGather{std::move(parts)}; }
 
 TEST(SynthFusedAllGather, RemovesEachPartsSuffix) {

@@ -34,6 +34,7 @@ const FusedGatherCase kCases[] = {
      "bf16[{y}8, 4, 4, 6]"},
 };
 
+/// Returns the plan text of case `c` with `steps`.
 std::string plan_text(const FusedGatherCase& c, const char* steps) {
   return std::string("mesh ") + c.mesh + "\nsource " + c.source + "\n" + steps + "\ntarget " + c.target + "\n";
 }

@@ -76,9 +76,9 @@ MeshData all_to_all_moves(const AllToAll& a2a, const DeviceGroups& groups, MeshD
   return data;
 }
 
-/// Runs the parts of `gather` one after another, each an all_gather within its groups
-/// (move_groups); the last makes buffers of `result_shape` (a single part's kept
-/// extent). The definition a fused all_gather is checked against.
+/// Returns `data` after the parts of `gather` run one after another, each an all_gather
+/// within its groups (move_groups); the last makes buffers of `result_shape` (a single
+/// part's kept extent). The definition a fused all_gather is checked against.
 MeshData all_gather_parts(const AllGather& gather, const DeviceGroups& groups, MeshData data,
                           std::vector<int64_t> shape, const std::vector<int64_t>& result_shape) {
   std::vector<int64_t> sizes;

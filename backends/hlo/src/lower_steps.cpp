@@ -41,8 +41,8 @@ ValueId transpose(Builder& b, ValueId v, const std::vector<std::size_t>& perm) {
   return b.add(Transpose{order}, {v}, TensorType{t.elem, std::move(shape)});
 }
 
-/// A fused all-gather (several parts over one group; dims unpadded) as ONE HLO
-/// all-gather: the buffer gets a new major dim of 1, gathered into group.size buffers in
+/// Returns a fused all-gather (several parts over one group; dims unpadded) lowered as
+/// ONE HLO all-gather: the buffer gets a new major dim of 1, gathered into group.size buffers in
 /// member order, that dim reshaped into the members' digits (part 0 most significant),
 /// each digit transposed to the major end of its part's dim, and reshaped to the result.
 ValueId lower_fused(Builder& b, const LoweredStep& step, const LoweredGather& gather, ValueId value) {

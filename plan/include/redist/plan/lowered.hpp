@@ -62,20 +62,12 @@ struct GatherPart {
 /// "Padded dims"). A fused all-gather has several parts on distinct unpadded dims whose
 /// sizes multiply to group.size: the member index is the mixed-radix number of its
 /// digits (parts[0] most significant), and member j's buffer is the block at, along
-/// each part's dim, j's digit of that part (gather_place): exactly the parts applied
-/// one after another.
+/// each part's dim, j's digit of that part: exactly the parts applied one after another.
 struct LoweredGather {
   std::vector<GatherPart> parts;
   GroupSpec group;
   bool operator==(const LoweredGather&) const = default;
 };
-
-/// Returns digit `part` of member index `member` of `gather` (parts[0] most significant).
-int64_t member_digit(const LoweredGather& gather, std::size_t part, int64_t member);
-
-/// Returns the block position member `member`'s buffer takes along `dim` in the
-/// gathered buffer (0 when no part gathers `dim`) and the number of blocks along `dim`.
-std::pair<int64_t, int64_t> gather_place(const LoweredGather& gather, int dim, int64_t member);
 
 /// One move of an all-to-all: `size` members (a digit of the member index) exchange
 /// chunks of `split_dim` and concatenate them along `concat_dim`; `axes` are the

@@ -279,11 +279,11 @@ inline int fused_all_to_all(MPI_Comm comm, const Buffer& in, std::span<const int
   return MPI_SUCCESS;
 }
 
-/// fused all_gather: one MPI_Allgather of the whole buffer over `comm` (members in the
-/// order of the member index, part 0 its most significant digit) for the parts
-/// gathering dims `dims[k]` over `sizes[k]` members (dims distinct and unpadded); the
-/// buffer from member j is placed, along each part's dim, at j's digit of that part
-/// times the dim's length. Returns an MPI error code.
+/// fused all_gather: returns an MPI error code after one MPI_Allgather of the whole
+/// buffer over `comm` (members in the order of the member index, part 0 its most
+/// significant digit) for the parts gathering dims `dims[k]` over `sizes[k]` members
+/// (dims distinct and unpadded); the buffer from member j is placed, along each part's
+/// dim, at j's digit of that part times the dim's length.
 inline int fused_all_gather(MPI_Comm comm, const Buffer& in, std::span<const int64_t> shape, std::span<const int> dims,
                             std::span<const int64_t> sizes, int64_t elem_bytes, Buffer& out) {
   const std::size_t parts = sizes.size();
