@@ -260,9 +260,12 @@ void add_hints(const Seed& seed, Frame& frame) {
 }
 
 /// Sets `result`'s plan to `plan` (of modeled time `time_us`) with its gathers ordered
-/// and merged where that is no dearer (gather_order.hpp), and its time to that plan's.
+/// and merged where that is no dearer (gather_order.hpp), then gathers of two dims fused
+/// where that is cheaper (fuse_collectives.hpp: the order may have made two fast
+/// gathers adjacent), and its time to that plan's.
 void finish(const CostModel& model, const Plan& plan, double time_us, EngineResult& result) {
   result.plan = synth_detail::merged_gathers(model, synth_detail::ordered_gathers(model, plan));
+  if (auto fused = synth_detail::fused_all_gathers(model, *result.plan)) result.plan = std::move(fused);
   result.time_us = time_us;
   if (!(*result.plan == plan))
     if (auto cost = plan_cost(model, *result.plan)) result.time_us = cost->time_us;

@@ -49,7 +49,8 @@ TEST(GatherOrder, TheCheaperOrderStaysUnderLinkClasses) {
 
 TEST(GatherOrder, TheSlowAxisIsGatheredFirstAcrossDims) {
   // x (3, inter) is the minor axis of dim 1: gathered first, on the smallest buffer, then
-  // y:(2)2 of dim 1, then dim 0 (harness case random101: dim 0 first took 3,460 us).
+  // y:(2)2 of dim 1 and dim 0 in one fused gather on the fast link (harness case
+  // random101: dim 0 first took 3,460 us; the two fast gathers apart 1,407 us, fused 1,406).
   const Mesh mesh = parse_mesh("{x:3, y:4, z:2}").value();
   const DistType src = parse_type("f32[{y:(1)2,z}4320, {y:(2)2,x}12960]", mesh).value();
   const DistType dst = parse_type("f32[4320, 12960]", mesh).value();
@@ -58,10 +59,9 @@ TEST(GatherOrder, TheSlowAxisIsGatheredFirstAcrossDims) {
   options.cost_model = &model;
   auto plan = synthesize(mesh, src, dst, options);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  ASSERT_EQ(plan->steps.size(), 3u) << to_string(*plan);
+  ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
   EXPECT_EQ(to_string(plan->steps[0]), "all_gather(dim=1, axes={x})");
-  EXPECT_EQ(to_string(plan->steps[1]), "all_gather(dim=1, axes={y:(2)2})");
-  EXPECT_EQ(to_string(plan->steps[2]), "all_gather(dim=0, axes={y:(1)2,z})");
+  EXPECT_EQ(to_string(plan->steps[1]), "all_gather(dim=1, axes={y:(2)2}; dim=0, axes={y:(1)2,z})");
   EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, local_bytes(dst)), "");
   auto best = optimal_plan(model, mesh, src, mesh, dst);
   ASSERT_TRUE(best.ok()) << best.error().to_string();
