@@ -26,14 +26,34 @@ auto& parts_of(Op& op) {
   else return op.parts;
 }
 
+/// Returns true when all_to_alls `a` and `b` have at most kMaxFusedMoves moves together
+/// (whether one exchange does them is the typing rule's question).
+bool may_merge(const AllToAll& a, const AllToAll& b) { return a.moves.size() + b.moves.size() <= kMaxFusedMoves; }
+
+/// Returns true when all_gathers `a` and `b` have at most kMaxFusedMoves parts together
+/// and gather distinct dims (checked before anything is typed: most seeds' adjacent
+/// gathers are of one dim).
+bool may_merge(const AllGather& a, const AllGather& b) {
+  if (a.parts.size() + b.parts.size() > kMaxFusedMoves) return false;
+  for (const auto& p : a.parts)
+    for (const auto& q : b.parts)
+      if (p.dim == q.dim) return false;
+  return true;
+}
+
+/// Returns true when steps `a` and `b` are plain `Op`s that may merge.
+template <class Op>
+bool mergeable(const Step& a, const Step& b) {
+  return plain<Op>(a) && plain<Op>(b) && may_merge(std::get<Op>(a.op), std::get<Op>(b.op));
+}
+
 /// Returns `plan` with each run of consecutive plain `Op`s merged, from its first step
 /// on, while the merged step has at most kMaxFusedMoves parts, types, and `accept(before,
 /// merged, after, first, last)` holds for it (steps first..last of `plan` from state
 /// `before`, typed as `states`); nullopt when no two merge or `plan` does not type-check.
 template <class Op, class Accept>
 std::optional<Plan> fused_runs(const Plan& plan, Accept accept) {
-  const auto pair = std::adjacent_find(plan.steps.begin(), plan.steps.end(),
-                                       [](const Step& a, const Step& b) { return plain<Op>(a) && plain<Op>(b); });
+  const auto pair = std::adjacent_find(plan.steps.begin(), plan.steps.end(), mergeable<Op>);
   if (pair == plan.steps.end()) return std::nullopt;  // most seeds: typed only when two could merge
   auto states = type_plan(plan);
   if (!states) return std::nullopt;
@@ -44,12 +64,11 @@ std::optional<Plan> fused_runs(const Plan& plan, Accept accept) {
   for (std::size_t k = 0; k < plan.steps.size();) {
     Step step = plan.steps[k];
     std::size_t next = k + 1;
-    while (plain<Op>(step) && next < plan.steps.size() && plain<Op>(plan.steps[next])) {
+    while (next < plan.steps.size() && mergeable<Op>(step, plan.steps[next])) {
       Step wider = step;
       auto& parts = parts_of(std::get<Op>(wider.op));
       const auto& more = parts_of(std::get<Op>(plan.steps[next].op));
       parts.insert(parts.end(), more.begin(), more.end());
-      if (parts.size() > kMaxFusedMoves) break;
       const auto after = apply_step(before, wider);
       if (!after || !accept(before, wider, *after, *states, k, next)) break;
       step = std::move(wider);
