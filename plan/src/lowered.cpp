@@ -143,31 +143,6 @@ DevicePairs pair_table(const LoweredPermute& permute, const Mesh& source_mesh, c
   return pairs;
 }
 
-int64_t member_digit(const LoweredAllToAll& a2a, std::size_t part, int64_t member) {
-  for (std::size_t k = a2a.parts.size() - 1; k > part; --k) member /= a2a.parts[k].size;
-  return member % a2a.parts[part].size;
-}
-
-std::pair<int64_t, int64_t> all_to_all_chunk(const LoweredAllToAll& a2a, int dim, int64_t member) {
-  int64_t index = 0, count = 1;
-  for (std::size_t k = 0; k < a2a.parts.size(); ++k)
-    if (a2a.parts[k].split_dim == dim) {
-      index = index * a2a.parts[k].size + member_digit(a2a, k, member);
-      count *= a2a.parts[k].size;
-    }
-  return {index, count};
-}
-
-std::pair<int64_t, int64_t> all_to_all_place(const LoweredAllToAll& a2a, int dim, int64_t member) {
-  int64_t index = 0, count = 1;
-  for (std::size_t k = a2a.parts.size(); k-- > 0;)
-    if (a2a.parts[k].concat_dim == dim) {
-      index = index * a2a.parts[k].size + member_digit(a2a, k, member);
-      count *= a2a.parts[k].size;
-    }
-  return {index, count};
-}
-
 std::string_view lowered_name(const LoweredOp& op) {
   static constexpr std::string_view names[] = {"all_slice",         "all_gather",     "all_to_all",
                                                "collective_permute", "reduce_scatter", "all_reduce",

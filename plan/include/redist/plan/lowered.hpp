@@ -90,8 +90,7 @@ struct AllToAllPart {
 /// digits of the parts splitting that dim (in part order), and a sender's piece goes,
 /// along each concat dim, to the mixed-radix number of its digits of the parts
 /// concatenating there in REVERSE part order (the later move takes the more major
-/// axes of its source dim): exactly the parts applied one after another
-/// (all_to_all_chunk / all_to_all_place). On padded dims (one part only) the chunks
+/// axes of its source dim): exactly the parts applied one after another. On padded dims (one part only) the chunks
 /// are `after` local size of `split_dim` long (the buffer padded at the end to
 /// group.size of them) and the first `after` local size of `concat_dim` of the
 /// concatenation is kept (its tail is padding), as for LoweredSlice and LoweredGather.
@@ -100,17 +99,6 @@ struct LoweredAllToAll {
   GroupSpec group;
   bool operator==(const LoweredAllToAll&) const = default;
 };
-
-/// Digit `part` of member index `member` of `a2a` (parts[0] most significant).
-int64_t member_digit(const LoweredAllToAll& a2a, std::size_t part, int64_t member);
-
-/// The chunk index member `member` receives along `dim` (0 when no part splits `dim`)
-/// and the number of chunks `dim` is cut into.
-std::pair<int64_t, int64_t> all_to_all_chunk(const LoweredAllToAll& a2a, int dim, int64_t member);
-
-/// The position a piece from sender `member` takes along `dim` in the concatenation
-/// (0 when no part concatenates there) and the number of pieces along `dim`.
-std::pair<int64_t, int64_t> all_to_all_place(const LoweredAllToAll& a2a, int dim, int64_t member);
 
 /// One part of a symbolic permute: the source's coordinates on `source_axes` are the
 /// mixed-radix digits of the target's coordinates on `target_axes` read as one number.
