@@ -11,7 +11,7 @@
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "synth/src/gather_order.hpp"
-#include "synth/synthesis_checks.hpp"
+#include "synth/link_class_cases.hpp"
 
 namespace redist::testing {
 namespace {
@@ -36,101 +36,58 @@ TEST(GatherOrder, TheMajorDimIsGatheredLast) {
 
 TEST(GatherOrder, TheCheaperOrderStaysUnderLinkClasses) {
   // x inter-node: gathering x while the buffer is small is cheaper, whatever its dim.
-  const Mesh mesh = parse_mesh("{x:2, y:4}").value();
-  const DistType src = parse_type("f32[{x}4096, {y}4096]", mesh).value();
-  const DistType dst = parse_type("f32[4096, 4096]", mesh).value();
-  const CostModel model = parse_cost_model("x = inter\n").value();
-  SynthOptions options;
-  options.cost_model = &model;
-  auto plan = synthesize(mesh, src, dst, options);
-  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  EXPECT_EQ(gathers_of(*plan), "all_gather(0) all_gather(1)") << to_string(*plan);
+  const Plan plan = checked_plan(case_of("{x:2, y:4}", "f32[{x}4096, {y}4096]", "f32[4096, 4096]"), x_inter());
+  EXPECT_EQ(gathers_of(plan), "all_gather(0) all_gather(1)") << to_string(plan);
 }
 
 TEST(GatherOrder, TheSlowAxisIsGatheredFirstAcrossDims) {
   // x (3, inter) is the minor axis of dim 1: gathered first, on the smallest buffer, then
   // y:(2)2 of dim 1 and dim 0 in one fused gather on the fast link (harness case
   // random101: dim 0 first took 3,460 us; the two fast gathers apart 1,407 us, fused 1,406).
-  const Mesh mesh = parse_mesh("{x:3, y:4, z:2}").value();
-  const DistType src = parse_type("f32[{y:(1)2,z}4320, {y:(2)2,x}12960]", mesh).value();
-  const DistType dst = parse_type("f32[4320, 12960]", mesh).value();
-  const CostModel model = parse_cost_model("x = inter\n").value();
-  SynthOptions options;
-  options.cost_model = &model;
-  auto plan = synthesize(mesh, src, dst, options);
-  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
-  EXPECT_EQ(to_string(plan->steps[0]), "all_gather(dim=1, axes={x})");
-  EXPECT_EQ(to_string(plan->steps[1]), "all_gather(dim=1, axes={y:(2)2}; dim=0, axes={y:(1)2,z})");
-  EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, local_bytes(dst)), "");
-  auto best = optimal_plan(model, mesh, src, mesh, dst);
-  ASSERT_TRUE(best.ok()) << best.error().to_string();
-  EXPECT_NEAR(plan_cost(model, *plan)->time_us, best->time_us, 1e-9 * best->time_us);
+  const LinkCase c = case_of("{x:3, y:4, z:2}", "f32[{y:(1)2,z}4320, {y:(2)2,x}12960]", "f32[4320, 12960]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 2u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[0]), "all_gather(dim=1, axes={x})");
+  EXPECT_EQ(to_string(plan.steps[1]), "all_gather(dim=1, axes={y:(2)2}; dim=0, axes={y:(1)2,z})");
+  expect_optimal_cost(c, x_inter(), plan);
 }
 
 TEST(GatherOrder, TheSlowFactorIsPermutedMinorAndGatheredFirst) {
   // The permute puts x:(2)2 (inter) at the minor end of dim 0, so it is gathered on the
   // small buffer and the fast factors after it (harness case random295: the slow gather
   // last took 1,220 us; the optimal plan 309 us).
-  const Mesh mesh = parse_mesh("{x:4, y:6, z:8, w:2}").value();
-  const DistType src = parse_type("f32[{z,x:(2)2,w}79469184]", mesh).value();
-  const DistType dst = parse_type("f32[{y:(2)3,w}79469184]", mesh).value();
-  const CostModel model = parse_cost_model("x = inter\n").value();
-  SynthOptions options;
-  options.cost_model = &model;
-  auto plan = synthesize(mesh, src, dst, options);
-  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  ASSERT_EQ(plan->steps.size(), 4u) << to_string(*plan);
-  EXPECT_EQ(to_string(plan->steps[2]), "all_gather(dim=0, axes={x:(2)2})");
-  EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");
-  auto best = optimal_plan(model, mesh, src, mesh, dst);
-  ASSERT_TRUE(best.ok()) << best.error().to_string();
-  EXPECT_NEAR(plan_cost(model, *plan)->time_us, best->time_us, 1e-9 * best->time_us);
+  const LinkCase c = case_of("{x:4, y:6, z:8, w:2}", "f32[{z,x:(2)2,w}79469184]", "f32[{y:(2)3,w}79469184]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 4u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[2]), "all_gather(dim=0, axes={x:(2)2})");
+  expect_optimal_cost(c, x_inter(), plan);
   // Under one class there is nothing to reorder.
-  EXPECT_FALSE(synth_detail::slow_gathers_first(CostModel{}, *plan).has_value());
+  EXPECT_FALSE(synth_detail::slow_gathers_first(CostModel{}, plan).has_value());
 }
 
 TEST(GatherOrder, ASlowGatherMovesBeforeTheExchange) {
   // x:(1)2 (inter) gathered first, on the source's small buffer, then the exchange over
   // the fast y and z (harness case random17: 12.6 us with the gather last, 8.0 us now).
-  const Mesh mesh = parse_mesh("{x:16, y:8, z:3}").value();
-  const DistType src = parse_type("bf16[{y,z}672, {x:(1)2}672]", mesh).value();
-  const DistType dst = parse_type("bf16[672, {z,y}672]", mesh).value();
-  const CostModel model = parse_cost_model("x = inter\n").value();
-  SynthOptions options;
-  options.cost_model = &model;
-  auto plan = synthesize(mesh, src, dst, options);
-  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  ASSERT_FALSE(plan->steps.empty());
-  EXPECT_EQ(to_string(plan->steps[0]), "all_gather(dim=1, axes={x:(1)2})") << to_string(*plan);
-  EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");
-  EXPECT_LT(plan_cost(model, *plan)->time_us, 8.5);
+  const LinkCase c = case_of("{x:16, y:8, z:3}", "bf16[{y,z}672, {x:(1)2}672]", "bf16[672, {z,y}672]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_FALSE(plan.steps.empty());
+  EXPECT_EQ(to_string(plan.steps[0]), "all_gather(dim=1, axes={x:(1)2})") << to_string(plan);
+  EXPECT_LT(plan_cost(x_inter(), plan)->time_us, 8.5);
   // One class: no slow gather to move.
-  EXPECT_TRUE(synth_detail::slow_gathers_early(CostModel{}, *plan).empty());
+  EXPECT_TRUE(synth_detail::slow_gathers_early(CostModel{}, plan).empty());
 }
 
 TEST(GatherOrder, ASlowGatheredFactorIsReplacedByAFastOneInThePermute) {
   // The permute (to another device order) puts x (inter) where y (intra, the same size,
   // replicated) can go instead: the gather then runs on the fast link only (harness
   // case random24: 11.7 us with x gathered, 6.5 us, the optimal plan).
-  const Mesh mesh = parse_mesh("{x:2, y:2, z:6, w:2}").value();
-  const Mesh target_mesh =
-      parse_mesh("{x:2, y:2, z:6, w:2} devices=[39,32,13,3,21,16,47,38,8,42,41,18,31,14,37,0,26,7,35,29,20,6,24,25,"
-                 "23,45,28,43,22,19,4,40,33,30,9,10,17,46,44,27,15,36,12,1,11,34,2,5]")
-          .value();
-  const DistType src = parse_type("bf16[{z,w,x}127440]", mesh).value();
-  const DistType dst = parse_type("bf16[{z:(2)3,z:(1)2}127440]", mesh).value();
-  const CostModel model = parse_cost_model("x = inter\n").value();
-  SynthOptions options;
-  options.cost_model = &model;
-  auto plan = synthesize(mesh, src, target_mesh, dst, options);
-  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
-  EXPECT_EQ(to_string(plan->steps[1]), "all_gather(dim=0, axes={w,y})");
-  EXPECT_EQ(plan_problem(*plan, mesh, src, target_mesh, dst, local_bytes(dst)), "");
-  auto best = optimal_plan(model, mesh, src, target_mesh, dst);
-  ASSERT_TRUE(best.ok()) << best.error().to_string();
-  EXPECT_NEAR(plan_cost(model, *plan)->time_us, best->time_us, 1e-9 * best->time_us);
+  const LinkCase c = case_of("{x:2, y:2, z:6, w:2}", "bf16[{z,w,x}127440]", "bf16[{z:(2)3,z:(1)2}127440]",
+                             "{x:2, y:2, z:6, w:2} devices=[39,32,13,3,21,16,47,38,8,42,41,18,31,14,37,0,26,7,35,29,"
+                             "20,6,24,25,23,45,28,43,22,19,4,40,33,30,9,10,17,46,44,27,15,36,12,1,11,34,2,5]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 2u) << to_string(plan);
+  EXPECT_EQ(to_string(plan.steps[1]), "all_gather(dim=0, axes={w,y})");
+  expect_optimal_cost(c, x_inter(), plan);
 }
 
 /// The plan on `mesh` of gathers `a` then `b` of dim 0 from `src`.

@@ -8,7 +8,7 @@
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "synth/src/permute_first.hpp"
-#include "synth/synthesis_checks.hpp"
+#include "synth/link_class_cases.hpp"
 
 namespace redist::testing {
 namespace {
@@ -34,24 +34,16 @@ TEST(PermuteFirst, ThePermuteTargetsTheLayoutBeforeTheExchange) {
 TEST(PermuteFirst, TheDefaultPlanPermutesOnTheFastAxesFirst) {
   // x inter-node: after the exchange the permute's pairs differ along x; before it, along
   // y only (harness case random350: 317 us with the permute last, the optimal 182 us).
-  const Mesh mesh = parse_mesh("{x:4, y:8, z:3}").value();
-  const DistType src = parse_type("f32[320, {z}120, {y,x}2560]", mesh).value();
-  const DistType dst = parse_type("f32[{y}320, {z}120, {x:(1)2,x:(2)2}2560]", mesh).value();
-  const CostModel model = parse_cost_model("x = inter\n").value();
-  SynthOptions options;
-  options.cost_model = &model;
-  auto plan = synthesize(mesh, src, dst, options);
-  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
-  EXPECT_TRUE(std::holds_alternative<CollectivePermute>(plan->steps[0].op)) << to_string(*plan);
-  EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, local_bytes(src)), "");
-  auto best = optimal_plan(model, mesh, src, mesh, dst);
-  ASSERT_TRUE(best.ok()) << best.error().to_string();
-  EXPECT_NEAR(plan_cost(model, *plan)->time_us, best->time_us, 1e-9 * best->time_us);
+  const LinkCase c =
+      case_of("{x:4, y:8, z:3}", "f32[320, {z}120, {y,x}2560]", "f32[{y}320, {z}120, {x:(1)2,x:(2)2}2560]");
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 2u) << to_string(plan);
+  EXPECT_TRUE(std::holds_alternative<CollectivePermute>(plan.steps[0].op)) << to_string(plan);
+  expect_optimal_cost(c, x_inter(), plan);
   // A pair whose destination dim has no minor factors of the group's size is skipped.
-  const Plan odd{mesh, src,
-                 {Step(AllToAll{1, 0, parse_type("f32[{z}3]", mesh).value().dims[0].axes}),
-                  Step(CollectivePermute{parse_type("f32[{y}320, 120, {x}2560]", mesh).value(), std::nullopt})},
+  const Plan odd{c.mesh, c.src,
+                 {Step(AllToAll{1, 0, parse_type("f32[{z}3]", c.mesh).value().dims[0].axes}),
+                  Step(CollectivePermute{parse_type("f32[{y}320, 120, {x}2560]", c.mesh).value(), std::nullopt})},
                  std::nullopt};
   EXPECT_TRUE(synth_detail::permutes_first(odd).empty());
 }

@@ -11,48 +11,21 @@
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "redist/verify/checker.hpp"
-#include "synth/synthesis_checks.hpp"
+#include "synth/link_class_cases.hpp"
 
 namespace redist::testing {
 namespace {
 
-struct Case {
-  Mesh mesh;
-  DistType src, dst;
-};
-
-Case case_of(const char* mesh, const char* src, const char* dst) {
-  Case c;
-  c.mesh = parse_mesh(mesh).value();
-  c.src = parse_type(src, c.mesh).value();
-  c.dst = parse_type(dst, c.mesh).value();
-  return c;
-}
-
-/// The default plan of `c` under `model`, checked (typed, at the target, within the
-/// bound, every element in place under the interpreter).
-Plan checked_plan(const Case& c, const CostModel& model) {
-  SynthOptions options;
-  options.cost_model = &model;
-  auto plan = synthesize(c.mesh, c.src, c.dst, options);
-  EXPECT_TRUE(plan.ok()) << plan.error().to_string();
-  const BigInt bound = std::max(local_bytes(c.src), local_bytes(c.dst));
-  EXPECT_EQ(plan_problem(*plan, c.mesh, c.src, c.mesh, c.dst, bound), "");
-  return *plan;
-}
-
-CostModel x_inter() { return parse_cost_model("x = inter\n").value(); }
-
 /// Expects `plan` (of `c`, under x_inter()) to take under a quarter of the time of one
 /// all_gather of `c`'s source dim `dim`, which runs at the inter-node rate throughout.
-void expect_four_times_faster_than_one_gather(const Case& c, const Plan& plan, int dim) {
+void expect_four_times_faster_than_one_gather(const LinkCase& c, const Plan& plan, int dim) {
   const Plan one{c.mesh, c.src, {Step(AllGather{dim, c.src.dims[static_cast<std::size_t>(dim)].axes})}, c.dst};
   const double split = plan_cost(x_inter(), plan)->time_us, whole = plan_cost(x_inter(), one)->time_us;
   EXPECT_LT(split, whole / 4) << split << " us against " << whole << " us";
 }
 
 TEST(SplitByClass, SlowMajorAxisIsGatheredWhileTheBufferIsSmall) {
-  const Case c = case_of("{x:4, y:8}", "f32[{x,y}4096, 1024]", "f32[4096, 1024]");
+  const LinkCase c = case_of("{x:4, y:8}", "f32[{x,y}4096, 1024]", "f32[4096, 1024]");
   const Plan plan = checked_plan(c, x_inter());
   EXPECT_EQ(to_string(plan),
             "mesh {x:4, y:8}\n"
@@ -65,7 +38,7 @@ TEST(SplitByClass, SlowMajorAxisIsGatheredWhileTheBufferIsSmall) {
 }
 
 TEST(SplitByClass, SlowMinorAxisIsGatheredFirst) {
-  const Case c = case_of("{x:4, y:8}", "f32[{y,x}4096, 1024]", "f32[4096, 1024]");
+  const LinkCase c = case_of("{x:4, y:8}", "f32[{y,x}4096, 1024]", "f32[4096, 1024]");
   const Plan plan = checked_plan(c, x_inter());
   ASSERT_EQ(plan.steps.size(), 2u) << to_string(plan);
   EXPECT_EQ(to_string(plan.steps[0]), "all_gather(dim=0, axes={x})");
@@ -75,7 +48,7 @@ TEST(SplitByClass, SlowMinorAxisIsGatheredFirst) {
 TEST(SplitByClass, FastReplicatedAxesSliceFirstSoTheSlowGatherMovesLess) {
   // Replicated over the intra-node y and z: slice dim 0 by them, gather x over the
   // inter-node link on an eighth of the array, then gather y and z intra-node.
-  const Case c = case_of("{x:6, y:4, z:2}", "f32[312, {x}1404, 234]", "f32[312, 1404, 234]");
+  const LinkCase c = case_of("{x:6, y:4, z:2}", "f32[312, {x}1404, 234]", "f32[312, 1404, 234]");
   const Plan plan = checked_plan(c, x_inter());
   EXPECT_EQ(to_string(plan),
             "mesh {x:6, y:4, z:2}\n"
@@ -89,11 +62,8 @@ TEST(SplitByClass, FastReplicatedAxesSliceFirstSoTheSlowGatherMovesLess) {
 
 /// Expects the default plan `plan` of `c` to cost what the optimal search finds under
 /// x_inter(), and the checker to prove it (correct, within the bound, no peak).
-void expect_optimal_and_proved(const Case& c, const Plan& plan) {
-  auto best = optimal_plan(x_inter(), c.mesh, c.src, c.mesh, c.dst);
-  ASSERT_TRUE(best.ok()) << best.error().to_string();
-  EXPECT_NEAR(plan_cost(x_inter(), plan)->time_us, best->time_us, 1e-9 * best->time_us)
-      << to_string(plan) << "optimal:\n" << to_string(best->plan);
+void expect_optimal_and_proved(const LinkCase& c, const Plan& plan) {
+  expect_optimal_cost(c, x_inter(), plan);
   auto report = check_plan(plan);
   ASSERT_TRUE(report.ok()) << report.error().to_string();
   EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
@@ -117,7 +87,7 @@ TEST(SplitByClass, HierarchicalGatherExchangesTheSlowAxisForAFastOne) {
   // x (3, inter) gathered as it is: 2N/3 per device on the slow link. Sliced by y's
   // minor 2, x exchanged for y's major 3 by a permute (N/6 on the slow link), then
   // gathered over y on the fast link.
-  const Case c = case_of("{x:3, y:6}", "f32[{x}5264784]", "f32[5264784]");
+  const LinkCase c = case_of("{x:3, y:6}", "f32[{x}5264784]", "f32[5264784]");
   const Plan plan = checked_plan(c, x_inter());
   expect_slice_permute_gather(plan, "all_slice(dim=0, axes={y:(3)2})", "f32[{y:(1)3,y:(3)2}5264784]",
                               "all_gather(dim=0, axes={y:(1)3,y:(3)2})");
@@ -129,7 +99,7 @@ TEST(SplitByClass, HierarchicalGatherExchangesTheSlowAxisForAFastOne) {
 TEST(SplitByClass, HierarchicalGatherSlicesByAnotherFastAxis) {
   // x:(1)2 is exchanged for z's major 2 after slicing by y, the array's size being
   // divisible by 6 but not 16.
-  const Case c = case_of("{x:4, y:3, z:16}", "f32[{x:(1)2}6000018]", "f32[6000018]");
+  const LinkCase c = case_of("{x:4, y:3, z:16}", "f32[{x:(1)2}6000018]", "f32[6000018]");
   const Plan plan = checked_plan(c, x_inter());
   ASSERT_EQ(plan.steps.size(), 3u) << to_string(plan);
   EXPECT_EQ(to_string(plan.steps[0]), "all_slice(dim=0, axes={y})");
@@ -140,7 +110,7 @@ TEST(SplitByClass, HierarchicalGatherSlicesByAnotherFastAxis) {
 TEST(SplitByClass, PermuteAcrossTheSlowAxisMovesASlice) {
   // The permute's pairs differ along x (inter): done on a quarter of the buffer sliced
   // by the replicated y, which is gathered back intra-node.
-  const Case c = case_of("{x:8, y:4}", "f32[{x:(1)2}4096, 1024]", "f32[{x:(2)2}4096, 1024]");
+  const LinkCase c = case_of("{x:8, y:4}", "f32[{x:(1)2}4096, 1024]", "f32[{x:(2)2}4096, 1024]");
   const Plan plan = checked_plan(c, x_inter());
   expect_slice_permute_gather(plan, "all_slice(dim=0, axes={y})", "f32[{x:(2)2,y}4096, 1024]",
                               "all_gather(dim=0, axes={y})");
@@ -157,7 +127,7 @@ TEST(SplitByClass, PermuteMovesASliceOfAPartlyUsedFastAxis) {
   // both sides: the permute moves a 32nd of the buffer (sliced by x, y:(2)2 and z), and
   // one gather on the fast link brings it back (harness case random830: 4.8x the
   // optimal plan's time before, when only whole unused axes were sliced).
-  const Case c = case_of("{x:2, y:4, z:8}", "bf16[{y:(1)2}92589440]", "bf16[{x}92589440]");
+  const LinkCase c = case_of("{x:2, y:4, z:8}", "bf16[{y:(1)2}92589440]", "bf16[{x}92589440]");
   const Plan plan = checked_plan(c, x_inter());
   expect_slice_permute_gather(plan, "all_slice(dim=0, axes={x,y:(2)2,z})", "bf16[{x,y:(1)2,y:(2)2,z}92589440]",
                               "all_gather(dim=0, axes={y:(1)2,y:(2)2,z})");
@@ -167,7 +137,7 @@ TEST(SplitByClass, PermuteMovesASliceOfAPartlyUsedFastAxis) {
 TEST(SplitByClass, AllToAllAcrossTheSlowAxisMovesASlice) {
   // The exchange over x (inter) runs on a quarter of the buffer, sliced by the
   // replicated y on dim 0 and gathered back intra-node.
-  const Case c = case_of("{x:16, y:4}", "bf16[8, {x}3840, 512]", "bf16[8, 3840, {x}512]");
+  const LinkCase c = case_of("{x:16, y:4}", "bf16[8, {x}3840, 512]", "bf16[8, 3840, {x}512]");
   const Plan plan = checked_plan(c, x_inter());
   ASSERT_EQ(plan.steps.size(), 3u) << to_string(plan);
   EXPECT_EQ(to_string(plan.steps[0]), "all_slice(dim=0, axes={y})");
@@ -184,7 +154,7 @@ TEST(SplitByClass, AllToAllAcrossTheSlowAxisMovesASlice) {
 TEST(SplitByClass, PermuteIsShrunkByAPartOfAFastAxisThatDividesTheDim) {
   // 415470 / 2 is odd: a slice by all of y (6) would pad the dim, one by y's major 3
   // does not (harness case random349: the one permute took twice the optimal time).
-  const Case c = case_of("{x:2, y:6, z:4}", "f32[{z:(1)2}415470]", "f32[{x}415470]");
+  const LinkCase c = case_of("{x:2, y:6, z:4}", "f32[{z:(1)2}415470]", "f32[{x}415470]");
   const Plan plan = checked_plan(c, x_inter());
   expect_slice_permute_gather(plan, "all_slice(dim=0, axes={y:(1)3})", "f32[{x,y:(1)3}415470]",
                               "all_gather(dim=0, axes={y:(1)3})");
@@ -192,7 +162,7 @@ TEST(SplitByClass, PermuteIsShrunkByAPartOfAFastAxisThatDividesTheDim) {
 }
 
 TEST(SplitByClass, OneClassModelKeepsTheOneGather) {
-  const Case c = case_of("{x:4, y:8}", "f32[{x,y}4096, 1024]", "f32[4096, 1024]");
+  const LinkCase c = case_of("{x:4, y:8}", "f32[{x,y}4096, 1024]", "f32[4096, 1024]");
   const Plan plan = checked_plan(c, CostModel{});
   ASSERT_EQ(plan.steps.size(), 1u) << to_string(plan);
   EXPECT_EQ(to_string(plan.steps[0]), "all_gather(dim=0, axes={x,y})");
@@ -200,7 +170,7 @@ TEST(SplitByClass, OneClassModelKeepsTheOneGather) {
 
 TEST(SplitByClass, TinyArraysKeepTheOneGather) {
   // 16 floats: latency dominates, so one collective beats three.
-  const Case c = case_of("{x:4, y:8}", "f32[{x,y}32, 2]", "f32[32, 2]");
+  const LinkCase c = case_of("{x:4, y:8}", "f32[{x,y}32, 2]", "f32[32, 2]");
   const Plan plan = checked_plan(c, x_inter());
   ASSERT_EQ(plan.steps.size(), 1u) << to_string(plan);
   EXPECT_EQ(to_string(plan.steps[0]), "all_gather(dim=0, axes={x,y})");

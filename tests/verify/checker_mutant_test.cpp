@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
+#include <functional>
 #include <iostream>
 #include <map>
 
@@ -167,76 +168,61 @@ TEST(CheckerMutants, RandomPlansAgreeWithTheInterpreter) {
   print_tally("random plans");
 }
 
+/// A plan that starts with a random fused step (an op of several parts that `fused`
+/// accepts, on a random divisible source) followed by up to two random steps; discards
+/// the case when 50 random sources offer none.
+Plan random_fused_plan(const std::function<bool(const StepOp&)>& fused) {
+  MeshOptions mesh_options;
+  mesh_options.max_devices = 64;
+  TypeOptions type_options;
+  type_options.max_rank = 4;
+  Mesh mesh;
+  DistType source;
+  std::vector<Step> first;
+  for (int tries = 0; first.empty() && tries < 50; ++tries) {  // most random types offer none
+    mesh = *gen_mesh(mesh_options);
+    source = *gen_type(mesh, type_options);
+    for (auto& op : candidate_ops({mesh, source}))
+      if (fused(op))
+        if (Step step{op}; apply_step({mesh, source}, step)) first.push_back(std::move(step));
+  }
+  RC_PRE(!first.empty());
+  Plan plan{mesh, source, {*rc::gen::elementOf(first)}, std::nullopt};
+  TypedState next = *apply_step({mesh, source}, plan.steps[0]);
+  for (int extra = *rc::gen::inRange(0, 3); extra > 0; --extra) {
+    std::vector<std::pair<Step, TypedState>> valid;
+    for (auto& op : candidate_ops(next))
+      if (Step step{op}; auto after = apply_step(next, step)) valid.emplace_back(std::move(step), std::move(*after));
+    if (valid.empty()) break;
+    auto [step, after] = *rc::gen::elementOf(valid);
+    plan.steps.push_back(std::move(step));
+    next = std::move(after);
+  }
+  return plan;
+}
+
 TEST(CheckerMutants, FusedAllToAllsAgreeWithTheInterpreter) {
-  // A fused all_to_all on a random divisible source (two or three moves), then up to
-  // two random steps: the plan proved, its mutants (swapped axes or destinations,
-  // reversed moves, wrong member digits, a wrong concat dim) agree with the interpreter.
+  // A fused all_to_all (two or three moves), then up to two random steps: the plan
+  // proved, its mutants (swapped axes or destinations, reversed moves, wrong member
+  // digits, a wrong concat dim) agree with the interpreter.
   check_cases(40, [] {
-    MeshOptions mesh_options;
-    mesh_options.max_devices = 64;
-    TypeOptions type_options;
-    type_options.max_rank = 4;
-    Mesh mesh;
-    DistType source;
-    std::vector<Step> fused;
-    for (int tries = 0; fused.empty() && tries < 50; ++tries) {  // most random types offer none
-      mesh = *gen_mesh(mesh_options);
-      source = *gen_type(mesh, type_options);
-      for (auto& op : candidate_ops({mesh, source}))
-        if (const auto* a2a = std::get_if<AllToAll>(&op); a2a && a2a->moves.size() > 1)
-          if (Step step{op}; apply_step({mesh, source}, step)) fused.push_back(std::move(step));
-    }
-    RC_PRE(!fused.empty());
-    const TypedState state{mesh, source};
-    Plan plan{mesh, source, {*rc::gen::elementOf(fused)}, std::nullopt};
-    TypedState next = *apply_step(state, plan.steps[0]);
-    for (int extra = *rc::gen::inRange(0, 3); extra > 0; --extra) {
-      std::vector<std::pair<Step, TypedState>> valid;
-      for (auto& op : candidate_ops(next))
-        if (Step step{op}; auto after = apply_step(next, step)) valid.emplace_back(std::move(step), std::move(*after));
-      if (valid.empty()) break;
-      auto [step, after] = *rc::gen::elementOf(valid);
-      plan.steps.push_back(std::move(step));
-      next = std::move(after);
-    }
-    check_plan_and_mutants(plan);
+    check_plan_and_mutants(random_fused_plan([](const StepOp& op) {
+      const auto* a2a = std::get_if<AllToAll>(&op);
+      return a2a && a2a->moves.size() > 1;
+    }));
   });
   print_tally("fused all_to_alls");
 }
 
 TEST(CheckerMutants, FusedAllGathersAgreeWithTheInterpreter) {
-  // A fused all_gather on a random divisible source (two or three parts), then up to
-  // two random steps: the plan proved, its mutants (swapped axes, reversed parts, wrong
-  // member digits, parts on each other's dims) agree with the interpreter.
+  // A fused all_gather (two or three parts), then up to two random steps: the plan
+  // proved, its mutants (swapped axes, reversed parts, wrong member digits, parts on
+  // each other's dims) agree with the interpreter.
   check_cases(40, [] {
-    MeshOptions mesh_options;
-    mesh_options.max_devices = 64;
-    TypeOptions type_options;
-    type_options.max_rank = 4;
-    Mesh mesh;
-    DistType source;
-    std::vector<Step> fused;
-    for (int tries = 0; fused.empty() && tries < 50; ++tries) {  // most random types offer none
-      mesh = *gen_mesh(mesh_options);
-      source = *gen_type(mesh, type_options);
-      for (auto& op : candidate_ops({mesh, source}))
-        if (const auto* gather = std::get_if<AllGather>(&op); gather && gather->parts.size() > 1)
-          if (Step step{op}; apply_step({mesh, source}, step)) fused.push_back(std::move(step));
-    }
-    RC_PRE(!fused.empty());
-    const TypedState state{mesh, source};
-    Plan plan{mesh, source, {*rc::gen::elementOf(fused)}, std::nullopt};
-    TypedState next = *apply_step(state, plan.steps[0]);
-    for (int extra = *rc::gen::inRange(0, 3); extra > 0; --extra) {
-      std::vector<std::pair<Step, TypedState>> valid;
-      for (auto& op : candidate_ops(next))
-        if (Step step{op}; auto after = apply_step(next, step)) valid.emplace_back(std::move(step), std::move(*after));
-      if (valid.empty()) break;
-      auto [step, after] = *rc::gen::elementOf(valid);
-      plan.steps.push_back(std::move(step));
-      next = std::move(after);
-    }
-    check_plan_and_mutants(plan);
+    check_plan_and_mutants(random_fused_plan([](const StepOp& op) {
+      const auto* gather = std::get_if<AllGather>(&op);
+      return gather && gather->parts.size() > 1;
+    }));
   });
   print_tally("fused all_gathers");
 }
