@@ -203,7 +203,7 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != want) return;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
       return;
-    Seed candidate{given, std::move(rewritten), std::nullopt, std::move(*states), 0};
+    Seed candidate{given, std::move(rewritten), std::nullopt, std::move(*states), 0, std::nullopt};
     candidate.time_us = time_of(model, candidate.plan(), candidate.states);
     if (auto split = synth_detail::split_by_link_class(model, candidate.plan(), candidate.states))
       if (auto split_states = type_plan(*split)) {

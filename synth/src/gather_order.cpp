@@ -13,6 +13,8 @@
 
 #include "gather_order.hpp"
 
+#include "split_by_class.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -89,9 +91,9 @@ std::vector<Step> best_order(const CostModel& model, const TypedState& at, const
 std::optional<AxisRef> fast_stand_in(const CostModel& model, const Mesh& mesh, const DistType& to,
                                      const std::vector<AxisRef>& slow) {
   const int64_t size = product_of_sizes(slow);
-  const LinkClass slow_class = model.class_of(slow.front().name);
+  const LinkClass slow_link = model.class_of(slow.front().name);
   for (const auto& a : free_axes(mesh, to)) {
-    if (model.class_of(a.name) == slow_class || a.size % size != 0) continue;
+    if (model.class_of(a.name) == slow_link || a.size % size != 0) continue;
     return make_axis_ref(a.name, a.pre, size, mesh.axis_size(*mesh.axis_index(a.name)));
   }
   return std::nullopt;
@@ -132,7 +134,7 @@ Plan ordered_gathers(const CostModel& model, Plan plan) {
 
 std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan) {
   if (model.intra == model.inter) return std::nullopt;
-  const LinkClass slow = model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::inter : LinkClass::intra;
+  const LinkClass slow = slow_class(model);
   Plan out{plan.mesh, plan.source, {}, plan.target};
   bool changed = false;
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
@@ -189,7 +191,7 @@ std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan)
 std::vector<Plan> slow_gathers_early(const CostModel& model, const Plan& plan) {
   std::vector<Plan> out;
   if (model.intra == model.inter) return out;
-  const LinkClass slow = model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::inter : LinkClass::intra;
+  const LinkClass slow = slow_class(model);
   for (std::size_t j = 0; j < plan.steps.size(); ++j) {
     if (!plain_gather(plan.steps[j])) continue;
     const auto& gather = std::get<AllGather>(plan.steps[j].op).parts[0];

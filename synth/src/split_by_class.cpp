@@ -51,10 +51,6 @@ void keep_cheaper(std::optional<Steps>& best, std::optional<Steps> candidate) {
   if (candidate && (!best || candidate->time_us < best->time_us)) best = std::move(candidate);
 }
 
-/// The slower link class of `model`.
-LinkClass slow_class(const CostModel& model) {
-  return model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::inter : LinkClass::intra;
-}
 
 /// The whole mesh axes of the faster class that `type` leaves replicated, in mesh order.
 std::vector<AxisRef> free_fast_axes(const CostModel& model, const Mesh& mesh, const DistType& type) {
@@ -268,6 +264,10 @@ void append_step(std::vector<Step>& steps, Step step) {
 }
 
 }  // namespace
+
+LinkClass slow_class(const CostModel& model) {
+  return model.intra.bandwidth_gbps >= model.inter.bandwidth_gbps ? LinkClass::inter : LinkClass::intra;
+}
 
 std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan,
                                         const std::vector<TypedState>& states) {

@@ -31,6 +31,9 @@
 
 namespace redist::synth_detail {
 
+/// Returns the slower link class of `model` (inter when both are equally fast).
+LinkClass slow_class(const CostModel& model);
+
 /// Returns `plan` (well typed; `states` its type_plan()) with each all_gather (and each
 /// permute or all_to_all before anything is received) replaced by the cheapest under `model` of its
 /// split forms above, where that is cheaper than the one step; nullopt when no step
