@@ -118,7 +118,7 @@ DeviceGroups group_table(const GroupSpec& spec, const Mesh& mesh) {
 
 std::vector<int64_t> slice_offsets(const LoweredSlice& slice, const Mesh& mesh) {
   if (slice.offsets) return *slice.offsets;
-  std::vector<int64_t> offsets(static_cast<std::size_t>(mesh.num_devices()), 0);
+  std::vector<int64_t> offsets(static_cast<std::size_t>(mesh.device_ids().back() + 1), 0);  // by physical id
   for (const auto& group : group_table(slice.group, mesh))
     for (std::size_t i = 0; i < group.size(); ++i)
       offsets[static_cast<std::size_t>(group[i])] = static_cast<int64_t>(i) * slice.chunk;

@@ -26,14 +26,6 @@ Error prefixed(Error error, const std::string& prefix) {
 }
 
 /// Ok when `axes` is non-empty and every reference is valid on `mesh`.
-/// Ok when `mesh` is over devices 0..N-1: plans run on compact meshes (docs/meshes.md).
-Status check_compact(const Mesh& mesh) {
-  if (mesh.compact()) return Ok{};
-  return unsupported_error(
-      fmt::format("the mesh {} is over device ids other than 0..{}; plans run on meshes over devices 0..N-1",
-                  to_string(mesh), mesh.num_devices() - 1));
-}
-
 Status check_refs(const Mesh& mesh, const Axes& axes) {
   if (axes.empty()) return invalid_error("the step names no axes");
   for (const auto& a : axes)
@@ -89,14 +81,15 @@ Status check_distinct(const Axes& axes) {
   return Ok{};
 }
 
-/// Ok when the explicit groups/pairs of `step` fit its kind and name devices in [0, N).
+/// Ok when the explicit groups/pairs of `step` fit its kind and name devices of `mesh`
+/// (its physical ids: [0, N) on a mesh over 0..N-1).
 Status check_lowering(const Step& step, const Mesh& mesh) {
   const bool permute = std::holds_alternative<CollectivePermute>(step.op);
-  const int64_t n = mesh.num_devices();
   auto check_id = [&](int64_t id, const char* where) -> Status {
-    if (id < 0 || id >= n)
-      return invalid_error(fmt::format("device {} in {} is out of range [0, {})", id, where, n));
-    return Ok{};
+    if (mesh.has_device(id)) return Ok{};
+    if (mesh.compact())
+      return invalid_error(fmt::format("device {} in {} is out of range [0, {})", id, where, mesh.num_devices()));
+    return invalid_error(fmt::format("device {} in {} is not a device of {}", id, where, to_string(mesh)));
   };
   if (std::holds_alternative<Transfer>(step.op) && (step.groups || step.pairs))
     return invalid_error("a transfer takes sends=, not groups= or pairs=");
@@ -227,10 +220,13 @@ class StepTyper {
 
   Result<TypedState> operator()(const CollectivePermute& s) const {
     const Mesh& mesh = s.to_mesh ? *s.to_mesh : mesh_;
-    if (auto st = check_compact(mesh); !st) return st.error();
     if (!mesh.same_axes(mesh_))
       return invalid_error(fmt::format("the new mesh {} does not have the axes of the current mesh {}", to_string(mesh),
                                        to_string(mesh_)));
+    if (mesh.device_ids() != mesh_.device_ids())
+      return invalid_error(fmt::format("the new mesh {} is over other devices than the current mesh {}: a transfer "
+                                       "moves an array between device sets",
+                                       to_string(mesh), to_string(mesh_)));
     if (auto st = validate(s.to, mesh); !st) return prefixed(st.error(), "to type: ");
     const DistType& to = s.to;
     if (to.elem != type_.elem)
@@ -388,18 +384,12 @@ Status check_sends(const TransferTable& sends, const TypedState& before, const T
 }
 
 Result<TypedState> apply_step(const TypedState& before, const Step& step) {
-  // A transfer runs on physical ids; every other step on a compact mesh (docs/meshes.md).
-  const bool transfer = std::holds_alternative<Transfer>(step.op);
-  if (!transfer)
-    if (auto st = check_compact(before.mesh); !st) return st.error();
   if (auto st = validate(before.type, before.mesh); !st) return prefixed(st.error(), "the type before the step: ");
   if (auto st = check_lowering(step, before.mesh); !st) return st.error();
   return std::visit(StepTyper(before), step.op);
 }
 
 Result<std::vector<TypedState>> type_plan(const Plan& plan) {
-  if (plan.steps.empty() || !std::holds_alternative<Transfer>(plan.steps.front().op))
-    if (auto st = check_compact(plan.mesh); !st) return st.error();
   if (auto st = validate(plan.source, plan.mesh); !st) return prefixed(st.error(), "source: ");
   std::vector<TypedState> states;
   states.reserve(plan.steps.size());

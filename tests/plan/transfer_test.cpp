@@ -79,9 +79,14 @@ TEST(TransferTyping, RefusesOtherArraysPendingSumsAndBadSends) {
   EXPECT_NE(typing_error(head + "transfer(mesh={y:4} devices=[4,5,6,7], to=f32[{y}8], sends=[(0, 4, [1], [0], [2])])")
                 .find("send 1 reaches outside the local buffers in dim 0"),
             std::string::npos);
-  // Other steps still run on meshes over 0..N-1; a transfer may start on other ids.
-  EXPECT_NE(typing_error("mesh {x:4} devices=[4,5,6,7]\nsource f32[{x}8]\nall_gather(dim=0, axes={x})")
-                .find("over device ids other than 0..3"),
+  // Every step runs on meshes over any ids; a permute keeps the device set (a transfer
+  // moves between sets).
+  auto gathered = type_plan(parsed("mesh {x:4} devices=[4,5,6,7]\nsource f32[{x}8]\nall_gather(dim=0, axes={x})"));
+  ASSERT_TRUE(gathered.ok()) << gathered.error().to_string();
+  EXPECT_EQ(to_string(gathered->back().type), "f32[8]");
+  EXPECT_EQ(gathered->back().mesh.device_ids(), (std::vector<int64_t>{4, 5, 6, 7}));
+  EXPECT_NE(typing_error(head + "collective_permute(to=f32[{x}8], mesh={x:4} devices=[4,5,6,7])")
+                .find("is over other devices than the current mesh {x:4}: a transfer moves an array between device sets"),
             std::string::npos);
   EXPECT_FALSE(type_plan(parsed("mesh {x:4} devices=[4,5,6,7]\nsource f32[{x}8]\ntransfer(mesh={y:2}, to=f32[8, {y}2])"))
                    .ok());  // f32[8, {y}2] is another array

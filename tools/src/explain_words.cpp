@@ -232,7 +232,7 @@ std::string explain_words(const Plan& plan, const std::vector<TypedState>& state
     o << "\n";
     // Who exchanges with whom: the lowered groups, or the permute's pairs.
     const int64_t n = before.mesh.num_devices();
-    std::vector<std::vector<int64_t>> peers(n);
+    std::map<int64_t, std::vector<int64_t>> peers;  // by physical id
     if (std::holds_alternative<CollectivePermute>(step.op)) {
       const DevicePairs pairs = step.pairs ? *step.pairs : permute_pairs(before, after);
       for (const auto& [s, t] : pairs) peers[t].push_back(s), peers[s].push_back(t);
@@ -241,7 +241,9 @@ std::string explain_words(const Plan& plan, const std::vector<TypedState>& state
         for (auto d : g) peers[d] = g;
     }
     const int64_t shown = std::min<int64_t>(n, max_devices);
-    for (int64_t d = 0; d < shown; ++d) {
+    const std::vector<int64_t> ids = before.mesh.device_ids();  // in id order
+    for (int64_t k = 0; k < shown; ++k) {
+      const int64_t d = ids[static_cast<std::size_t>(k)];
       const Box b = shard_box(before.mesh, before.type, before.mesh.coords_of_device(d));
       const Box a = shard_box(after.mesh, after.type, after.mesh.coords_of_device(d));
       o << "  device " << d << " (" << coords_text(before.mesh, d) << "): holds " << box_text(b);

@@ -27,17 +27,17 @@ Error at_step(std::size_t k, Error error) {
 
 /// Ok when every explicit table of `step` is well formed on its meshes.
 Status check_tables(const LoweredStep& step) {
-  const int64_t n = step.before.mesh.num_devices();
+  const Mesh& mesh = step.before.mesh;
   return std::visit(
-      [n, &step](const auto& s) -> Status {
+      [&mesh, &step](const auto& s) -> Status {
         using Op = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<Op, LoweredPermute>) {
-          if (s.table) return interp::check_pairs(*s.table, n);
+          if (s.table) return interp::check_pairs(*s.table, mesh);
         } else if constexpr (std::is_same_v<Op, LoweredTransfer>) {
           return check_sends(s.sends, step.before, step.after);
         } else {
           if (s.group.table) {
-            if (auto ok = interp::check_groups(*s.group.table, n, s.group.size); !ok) return ok;
+            if (auto ok = interp::check_groups(*s.group.table, mesh, s.group.size); !ok) return ok;
           }
           if constexpr (std::is_same_v<Op, LoweredReduceScatter> || std::is_same_v<Op, LoweredAllReduce>) {
             for (const auto& axis : s.group.axes) {
@@ -55,8 +55,10 @@ Status check_tables(const LoweredStep& step) {
                                                s.group.size, product_of_sizes(s.group.axes)));
           }
           if constexpr (std::is_same_v<Op, LoweredSlice>) {
-            if (s.offsets && static_cast<int64_t>(s.offsets->size()) != n)
-              return invalid_error(fmt::format("the offsets table has {} entries for {} devices", s.offsets->size(), n));
+            const int64_t ids = mesh.device_ids().back() + 1;  // indexed by physical id
+            if (s.offsets && static_cast<int64_t>(s.offsets->size()) != ids)
+              return invalid_error(fmt::format("the offsets table has {} entries for device ids 0..{}",
+                                               s.offsets->size(), ids - 1));
           }
         }
         return Ok{};

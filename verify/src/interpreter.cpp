@@ -142,17 +142,18 @@ std::optional<std::vector<int64_t>> collective_shape(const StepOp& op, std::vect
   return shape;
 }
 
-/// Runs the collective of `op` on validated data with validated groups or pairs,
-/// making buffers of `result_shape` (chunks and kept extents of padded dims).
-MeshData execute(const StepOp& op, const DeviceGroups& groups, const DevicePairs& pairs,
-                 const MeshData& data, ReduceOp reduce_op, const std::vector<int64_t>& result_shape) {
+/// Runs the collective of `op` on validated data (buffers of `shape` on the mesh's
+/// devices) with validated groups or pairs, making buffers of `result_shape` (chunks and
+/// kept extents of padded dims).
+MeshData execute(const StepOp& op, const DeviceGroups& groups, const DevicePairs& pairs, const MeshData& data,
+                 ReduceOp reduce_op, const std::vector<int64_t>& shape, const std::vector<int64_t>& result_shape) {
   auto at = [](int dim) { return static_cast<std::size_t>(dim); };
   if (const auto* s = std::get_if<AllSlice>(&op))
     return interp::all_slice(groups, data, at(s->dim), result_shape[at(s->dim)]);
   if (const auto* s = std::get_if<AllGather>(&op))
-    return all_gather_parts(*s, groups, data, data.empty() ? std::vector<int64_t>{} : data.front().shape, result_shape);
+    return all_gather_parts(*s, groups, data, shape, result_shape);
   if (const auto* s = std::get_if<AllToAll>(&op))
-    return all_to_all_moves(*s, groups, data, data.empty() ? std::vector<int64_t>{} : data.front().shape, result_shape);
+    return all_to_all_moves(*s, groups, data, shape, result_shape);
   if (const auto* s = std::get_if<ReduceScatter>(&op))
     return interp::reduce_scatter(groups, data, at(s->dim), reduce_op);
   if (std::holds_alternative<AllReduce>(op)) return interp::all_reduce(groups, data, reduce_op);
@@ -179,7 +180,6 @@ Result<MeshData> run_step(const TypedState& before, const Step& step, const Mesh
                             slots);
   }
 
-  const int64_t n = before.mesh.num_devices();
   const auto axes = step_axes(step.op);
   DeviceGroups groups;
   DevicePairs pairs;
@@ -188,12 +188,12 @@ Result<MeshData> run_step(const TypedState& before, const Step& step, const Mesh
     if (step.pairs) return in_step(step.op, invalid_error("permute pairs given for a grouped step"));
     group_size = product_of_sizes(*axes);
     groups = step_groups(before, step);
-    if (auto ok = interp::check_groups(groups, n, group_size); !ok.ok())
+    if (auto ok = interp::check_groups(groups, before.mesh, group_size); !ok.ok())
       return in_step(step.op, ok.error());
   } else {
     if (step.groups) return in_step(step.op, invalid_error("device groups given for a permute"));
     pairs = step.pairs ? *step.pairs : permute_pairs(before, *after);
-    if (auto ok = interp::check_pairs(pairs, n); !ok.ok()) return in_step(step.op, ok.error());
+    if (auto ok = interp::check_pairs(pairs, before.mesh); !ok.ok()) return in_step(step.op, ok.error());
   }
 
   const auto result_shape = local_shape(after->type);
@@ -205,7 +205,7 @@ Result<MeshData> run_step(const TypedState& before, const Step& step, const Mesh
                        "cannot run on {}: groups of {} do not turn local shape {} into {} (padded dim)",
                        to_string(before.type), group_size, shape_text(local_shape(before.type)),
                        shape_text(result_shape))));
-  return execute(step.op, groups, pairs, data, before.type.reduce_op, result_shape);
+  return execute(step.op, groups, pairs, data, before.type.reduce_op, local_shape(before.type), result_shape);
 }
 
 Result<MeshData> run_plan(const Plan& plan, MeshData data) {

@@ -10,13 +10,13 @@
 
 namespace redist::interp {
 
-/// Ok when `groups` partition the devices 0..num_devices-1 (every device in exactly
-/// one group, no repeats) into groups of exactly `group_size` members; else an error
-/// naming the first fault.
-Status check_groups(const DeviceGroups& groups, int64_t num_devices, int64_t group_size);
+/// Ok when `groups` partition the devices of `mesh` (its physical ids: every device in
+/// exactly one group, no repeats) into groups of exactly `group_size` members; else an
+/// error naming the first fault.
+Status check_groups(const DeviceGroups& groups, const Mesh& mesh, int64_t group_size);
 
-/// Ok when every device 0..num_devices-1 is the target of exactly one pair and every
-/// source is a device; else an error naming the first fault.
-Status check_pairs(const DevicePairs& pairs, int64_t num_devices);
+/// Ok when every device of `mesh` is the target of exactly one pair and every source is
+/// one of its devices; else an error naming the first fault.
+Status check_pairs(const DevicePairs& pairs, const Mesh& mesh);
 
 }  // namespace redist::interp

@@ -39,11 +39,11 @@ const TypedState& state_after(const LoweredPlan& plan, std::size_t k) {
 
 std::string step_group(std::size_t k) { return fmt::format("step_{}", k); }
 
-/// A counterexample naming device 0 of `mesh`, for faults that hold on every device.
+/// A counterexample naming the first device of `mesh`, for faults that hold on every device.
 Counterexample every_device(const Mesh& mesh, int step, std::string reason) {
   Counterexample ce;
-  ce.device = 0;
-  ce.coords = mesh.coords_of_device(0);
+  ce.device = mesh.device_at(0);
+  ce.coords = mesh.coords_of_position(0);
   ce.step = step;
   ce.reason = std::move(reason);
   return ce;

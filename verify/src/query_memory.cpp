@@ -63,7 +63,8 @@ PropertyResult prove_memory(const LoweredPlan& plan, const TypedState& target, c
     if (!solved.model->eval(over[static_cast<unsigned>(k)], true).is_true()) continue;
     const BigInt b = local_bytes(states[k]->type);
     Counterexample ce;
-    ce.coords = states[k]->mesh.coords_of_device(0);
+    ce.device = states[k]->mesh.device_at(0);
+    ce.coords = states[k]->mesh.coords_of_position(0);
     ce.step = static_cast<int>(k);
     ce.reason = fmt::format("{} holds {} bytes on every device, over the bound of {}",
                             k == 0 ? "the source buffer" : fmt::format("the buffer after step {}", k), to_decimal(b),

@@ -4,6 +4,8 @@
 #include "redist/backends/mpi/codegen.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -185,13 +187,17 @@ class ProgramWriter {
            << "  static constexpr int " << name << "_color[] = " << brace_list(s.color) << ";\n"
            << "  static constexpr int " << name << "_key[] = " << brace_list(s.key) << ";\n"
            << "  kernels::Comm " << name << ";\n";
-      if (static_cast<int64_t>(s.color.size()) < devices())  // ranks past the step's mesh join no group
-        out_ << "  program::require(kernels::split(world.get(), rank < " << s.color.size() << " ? " << name
-             << "_color[rank] : MPI_UNDEFINED, rank < " << s.color.size() << " ? " << name << "_key[rank] : 0, "
-             << name << "), rank, \"MPI_Comm_split\");\n";
-      else
+      const bool off_mesh = static_cast<int64_t>(s.color.size()) < devices() ||
+                            std::find(s.color.begin(), s.color.end(), -1) != s.color.end();
+      if (off_mesh) {  // ranks off the step's mesh (past its ids or color -1) join no group
+        const std::string in = fmt::format("rank < {0} && {1}_color[rank] >= 0", s.color.size(), name);
+        out_ << "  program::require(kernels::split(world.get(), " << in << " ? " << name
+             << "_color[rank] : MPI_UNDEFINED, " << in << " ? " << name << "_key[rank] : 0, " << name
+             << "), rank, \"MPI_Comm_split\");\n";
+      } else {
         out_ << "  program::require(kernels::split(world.get(), " << name << "_color[rank], " << name
              << "_key[rank], " << name << "), rank, \"MPI_Comm_split\");\n";
+      }
     }
   }
 
@@ -201,9 +207,16 @@ class ProgramWriter {
     const std::string view = fmt::format("kernels::view_at(kShape, {}, kElemBytes)", s.dim);
     // A rank outside the step's mesh (after or before a transfer) holds no shard and skips it.
     const bool guarded = s.kernel != Kernel::transfer && static_cast<int64_t>(s.members.size()) < devices();
-    out_ << "\n  // Step " << k + 1 << ": " << s.text << "\n"
-         << (guarded ? fmt::format("  if (rank < {}) {{\n", s.members.size()) : std::string("  {\n"))
-         << "    kernels::Buffer out;\n";
+    out_ << "\n  // Step " << k + 1 << ": " << s.text << "\n";
+    if (guarded && s.members.back() - s.members.front() + 1 == static_cast<int64_t>(s.members.size())) {
+      out_ << fmt::format("  if (rank >= {} && rank <= {}) {{\n", s.members.front(), s.members.back());
+    } else if (guarded) {  // members that are not one range of ids
+      out_ << "  static constexpr int kMembers" << k << "[] = " << brace_list(s.members) << ";\n"
+           << "  if (std::binary_search(std::begin(kMembers" << k << "), std::end(kMembers" << k << "), rank)) {\n";
+    } else {
+      out_ << "  {\n";
+    }
+    out_ << "    kernels::Buffer out;\n";
     if (s.kernel != Kernel::permute && s.kernel != Kernel::all_reduce && s.kernel != Kernel::add_pending)
       out_ << "    static constexpr int64_t kShape[] = " << brace_list(s.shape) << ";\n";
     std::string call;

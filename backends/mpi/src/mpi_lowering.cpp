@@ -14,11 +14,12 @@ namespace redist::mpi {
 
 namespace {
 
-/// Fills `step.color`/`step.key` from `groups`; fails when a group's size is not
-/// `step.parts` or a device is in no group or in two.
-Status set_groups(MpiStep& step, const DeviceGroups& groups, int64_t devices) {
-  step.color.assign(static_cast<std::size_t>(devices), -1);
-  step.key.assign(static_cast<std::size_t>(devices), -1);
+/// Fills `step.color`/`step.key` from `groups`, indexed by physical id (-1 off the mesh);
+/// fails when a group's size is not `step.parts` or a device of `ids` is in no group or
+/// in two.
+Status set_groups(MpiStep& step, const DeviceGroups& groups, const std::vector<int64_t>& ids) {
+  step.color.assign(static_cast<std::size_t>(ids.back() + 1), -1);
+  step.key.assign(static_cast<std::size_t>(ids.back() + 1), -1);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const auto& group = groups[g];
     if (static_cast<int64_t>(group.size()) != step.parts)
@@ -26,27 +27,30 @@ Status set_groups(MpiStep& step, const DeviceGroups& groups, int64_t devices) {
                                        group.size(), step.parts));
     for (std::size_t m = 0; m < group.size(); ++m) {
       const auto d = static_cast<std::size_t>(group[m]);
+      if (d >= step.color.size()) return invalid_error(fmt::format("device {} is not a device of the mesh", d));
       if (step.color[d] != -1) return invalid_error(fmt::format("device {} is in two groups", d));
       step.color[d] = static_cast<int>(g);
       step.key[d] = static_cast<int>(m);
     }
   }
-  for (int64_t d = 0; d < devices; ++d)
+  for (int64_t d : ids)
     if (step.color[static_cast<std::size_t>(d)] == -1)
       return invalid_error(fmt::format("device {} is in no group", d));
   return Ok{};
 }
 
-/// Fills `step.source` from `pairs`; fails when a device receives from none or two.
-Status set_sources(MpiStep& step, const DevicePairs& pairs, int64_t devices) {
-  step.source.assign(static_cast<std::size_t>(devices), -1);
+/// Fills `step.source` from `pairs`, indexed by physical id (-1 off the mesh); fails
+/// when a device of `ids` receives from none or two.
+Status set_sources(MpiStep& step, const DevicePairs& pairs, const std::vector<int64_t>& ids) {
+  step.source.assign(static_cast<std::size_t>(ids.back() + 1), -1);
   for (const auto& [source, target] : pairs) {
+    if (target < 0 || target > ids.back()) return invalid_error(fmt::format("device {} is not a device of the mesh", target));
     auto& slot = step.source[static_cast<std::size_t>(target)];
     if (slot != -1 && slot != source)
       return invalid_error(fmt::format("device {} receives from two devices", target));
     slot = static_cast<int>(source);
   }
-  for (int64_t d = 0; d < devices; ++d)
+  for (int64_t d : ids)
     if (step.source[static_cast<std::size_t>(d)] == -1)
       return invalid_error(fmt::format("device {} receives nothing", d));
   return Ok{};
@@ -57,7 +61,7 @@ Status set_sources(MpiStep& step, const DevicePairs& pairs, int64_t devices) {
 struct Materializer {
   MpiStep& step;
   const LoweredStep& lowered;
-  int64_t devices;
+  std::vector<int64_t> devices;  // the step's mesh's physical ids, sorted
 
   Status operator()(const LoweredSlice& s) const {
     step.kernel = Kernel::all_slice;
@@ -146,8 +150,8 @@ Result<MpiProgram> lower_for_mpi(const Plan& plan) {
     out.text = to_string(plan.steps[k]);
     out.shape = local_shape(step.before.type);
     out.members = step.before.mesh.device_ids();
-    // Grouped steps and permutes run on meshes over 0..N-1 (typing): tables over N devices.
-    if (auto set = std::visit(Materializer{out, step, step.before.mesh.num_devices()}, step.op); !set) {
+    // Tables indexed by physical id; a step's mesh may be over any ids.
+    if (auto set = std::visit(Materializer{out, step, out.members}, step.op); !set) {
       Error error = set.error();
       error.message = fmt::format("step {} ({}): {}", k + 1, out.text, error.message);
       return error;

@@ -164,7 +164,7 @@ Result<Executor> Executor::create(const Plan& plan, MPI_Comm comm, ElementFormat
     auto [it, fresh] = known.try_emplace({step.color, step.key}, static_cast<int>(state->comms.size()));
     if (fresh) {
       kernels::Comm group;
-      const bool in_mesh = r < step.color.size();  // ranks past the step's mesh: no group
+      const bool in_mesh = r < step.color.size() && step.color[r] >= 0;  // ranks off the step's mesh: no group
       if (int rc = kernels::split(state->world.get(), in_mesh ? step.color[r] : MPI_UNDEFINED, in_mesh ? step.key[r] : 0,
                                   group);
           rc != MPI_SUCCESS)

@@ -194,7 +194,8 @@ Result<LoweredPlan> lower(const Plan& plan);
 /// The groups of `spec` on `mesh` as physical ids in member order.
 DeviceGroups group_table(const GroupSpec& spec, const Mesh& mesh);
 
-/// The offset along the sliced dim of every physical device of `mesh`.
+/// The offset along the sliced dim of every physical device of `mesh`, indexed by
+/// physical id (0 for ids below the largest that are not in `mesh`).
 std::vector<int64_t> slice_offsets(const LoweredSlice& slice, const Mesh& mesh);
 
 /// The (source, target) physical ids of `permute` from `source_mesh` to
