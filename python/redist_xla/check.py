@@ -30,6 +30,7 @@ class Case:
     dst: str
     target_mesh: str | None = None
     plan_file: str | None = None
+    cost_model: str | None = None  # a cost model file to synthesize under
 
     def label(self) -> str:
         if self.plan_file:
@@ -53,6 +54,8 @@ def emit(redist: str, case: Case, target: str) -> subprocess.CompletedProcess:
         cmd += ["--mesh", case.mesh, case.src, case.dst]
         if case.target_mesh:
             cmd += ["--target-mesh", case.target_mesh]
+        if case.cost_model:
+            cmd += ["--cost-model", case.cost_model]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 

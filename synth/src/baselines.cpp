@@ -101,7 +101,7 @@ Result<Plan> all_reduce_then_slice(const Mesh& src_mesh, const DistType& src, co
 
 Result<Plan> baseline_plan(Baseline baseline, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                            const DistType& dst) {
-  if (other_device_sets(src_mesh, dst_mesh)) return device_set_plan(src_mesh, src, dst_mesh, dst);  // the one way
+  if (other_device_sets(src_mesh, dst_mesh)) return device_set_plan(src_mesh, src, dst_mesh, dst, bytes_model());
   if (needs_refinement(src_mesh, dst_mesh)) {  // other axes: on the refinement (docs/meshes.md)
     auto refined = refine(src_mesh, src, dst_mesh, dst);
     if (!refined) return refined.error();

@@ -6,6 +6,8 @@
 // piece from the one device that holds it (every receiver still gets exactly LB).
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -42,12 +44,55 @@ bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh) {
   return src_mesh.device_ids() != dst_mesh.device_ids();
 }
 
+namespace {
+
+/// `plan` with the sends of its transfer (step `k`) on the receivers' nodes listed
+/// where they differ from the lowering's own (transfer_table with nodes); `plan` as it
+/// is without nodes or when it does not type.
+Plan with_node_senders(Plan plan, std::size_t k, int64_t node_size) {
+  if (node_size <= 0) return plan;
+  auto typed = type_plan(plan);
+  if (!typed) return plan;
+  const TypedState before = k == 0 ? TypedState{plan.mesh, plan.source} : (*typed)[k - 1];
+  TransferTable near = transfer_table(before, (*typed)[k], node_size);
+  if (near != transfer_table(before, (*typed)[k])) std::get<Transfer>(plan.steps[k].op).table = std::move(near);
+  return plan;
+}
+
+/// The gathers a staged plan may end with on the target mesh: each dim `d` of `to`
+/// with the target's free axes, all of them or one, appended to its tiling where the
+/// dim stays unpadded. The transfer then sends every element once per group of those
+/// axes instead of once per receiver, and the gather copies it within the target.
+/// Returns (staged type, gather) pairs.
+std::vector<std::pair<DistType, Step>> staged_gathers(const Mesh& mesh, const DistType& to) {
+  const std::vector<AxisRef> free = free_axes(mesh, to);
+  std::vector<std::vector<AxisRef>> choices;
+  if (!free.empty()) choices.push_back(free);
+  if (free.size() > 1)
+    for (const AxisRef& a : free) choices.push_back({a});
+  std::vector<std::pair<DistType, Step>> out;
+  for (std::size_t d = 0; d < to.rank(); ++d) {
+    for (const auto& axes : choices) {
+      DistType staged = to;
+      Dim& dim = staged.dims[d];
+      dim.axes.insert(dim.axes.end(), axes.begin(), axes.end());
+      if (dim.global % tile_count(dim) != 0 || !validate(staged, mesh)) continue;
+      Step gather{AllGather{static_cast<int>(d), axes}};
+      if (auto typed = apply_step(TypedState{mesh, staged}, gather); typed && typed->type == to)
+        out.emplace_back(std::move(staged), std::move(gather));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
-                             int64_t node_size) {
+                             const CostModel& model) {
   if (auto s = validate(src, src_mesh); !s) return invalid_error("source: " + s.error().message);
   if (auto s = validate(dst, dst_mesh); !s) return invalid_error("target: " + s.error().message);
   if (auto s = same_array(src, dst); !s) return s.error();
-  // Steps other than the transfer run on meshes over devices 0..N-1 (docs/meshes.md).
+  // Reductions before or after the transfer run on meshes over devices 0..N-1 (docs/meshes.md).
   auto local_step = [](const Mesh& mesh, const char* what) -> Status {
     if (mesh.compact()) return Ok{};
     return unsupported_error(fmt::format(
@@ -60,23 +105,32 @@ Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Me
     if (auto s = local_step(src_mesh, "the source"); !s) return s.error();
     plan.steps.push_back(source_reduction(src_mesh, src));
   }
+  if (!dst.reduce_axes.empty())
+    if (auto s = local_step(dst_mesh, "the target"); !s) return s.error();
   DistType to = dst;
   to.reduce_axes.clear();
   to.reduce_op = ReduceOp::sum;
-  plan.steps.emplace_back(Transfer{to, dst_mesh, std::nullopt});
-  if (!dst.reduce_axes.empty()) {  // the value on coordinate 0, the identity elsewhere
-    if (auto s = local_step(dst_mesh, "the target"); !s) return s.error();
-    plan.steps.emplace_back(AddPending{dst.reduce_axes, dst.reduce_op});
+  const std::size_t k = plan.steps.size();  // the transfer's index
+  // Direct (the transfer sends `to` itself) or staged (a gather on the target mesh after
+  // it), the cheapest under the model; ties keep the direct plan.
+  auto finish = [&](const DistType& sent, std::optional<Step> gather) {
+    Plan p = plan;
+    p.steps.emplace_back(Transfer{sent, dst_mesh, std::nullopt});
+    if (gather) p.steps.push_back(std::move(*gather));
+    if (!dst.reduce_axes.empty()) p.steps.emplace_back(AddPending{dst.reduce_axes, dst.reduce_op});
+    return with_node_senders(std::move(p), k, model.transfer_node_size);
+  };
+  Plan best = finish(to, std::nullopt);
+  auto best_cost = plan_cost(model, best);
+  if (!best_cost) return best_cost.error();
+  for (auto& [staged, gather] : staged_gathers(dst_mesh, to)) {
+    Plan candidate = finish(staged, gather);
+    if (auto cost = plan_cost(model, candidate); cost && cost->time_us < best_cost->time_us) {
+      best = std::move(candidate);
+      best_cost = std::move(cost);
+    }
   }
-  auto typed = type_plan(plan);
-  if (!typed) return typed.error();
-  if (node_size > 0) {  // senders on the receiver's node, listed where they differ
-    const std::size_t k = src.reduce_axes.empty() ? 0 : 1;  // the transfer's index
-    const TypedState before = k == 0 ? TypedState{src_mesh, src} : (*typed)[k - 1];
-    TransferTable near = transfer_table(before, (*typed)[k], node_size);
-    if (near != transfer_table(before, (*typed)[k])) std::get<Transfer>(plan.steps[k].op).table = std::move(near);
-  }
-  return plan;
+  return best;
 }
 
 }  // namespace redist

@@ -42,8 +42,8 @@ std::optional<Error> input_problem(const CostModel& model, const Mesh& src_mesh,
 
 Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, const DistType& src,
                                  const Mesh& dst_mesh, const DistType& dst, const OptimalOptions& options) {
-  if (other_device_sets(src_mesh, dst_mesh)) {  // one plan: senders on the receiver's node, spread
-    auto plan = device_set_plan(src_mesh, src, dst_mesh, dst, model.transfer_node_size);
+  if (other_device_sets(src_mesh, dst_mesh)) {  // the cheaper of the direct and the staged plans
+    auto plan = device_set_plan(src_mesh, src, dst_mesh, dst, model);
     if (!plan) return plan.error();
     if (options.budget_bytes && BigInt(*options.budget_bytes) < std::max(local_bytes(src), local_bytes(dst)))
       return Error{Error::Kind::no_plan,
@@ -53,7 +53,9 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
                    Error::npos};
     auto cost = plan_cost(model, *plan);
     if (!cost) return cost.error();
-    return OptimalPlan{std::move(*plan), cost->time_us, 0, 0, true};
+    // Not a search over every plan: the direct and the staged transfer are compared.
+    return OptimalPlan{std::move(*plan), cost->time_us, 0, 0, false,
+                       "between device sets only the direct and the staged transfer (docs/meshes.md) are compared"};
   }
   if (needs_refinement(src_mesh, dst_mesh)) {
     auto refined = refine(src_mesh, src, dst_mesh, dst);

@@ -26,8 +26,7 @@ constexpr int64_t kFallbackExpansions = 20'000;
 Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                         const SynthOptions& options) {
   if (other_device_sets(src_mesh, dst_mesh)) {
-    auto plan = device_set_plan(src_mesh, src, dst_mesh, dst,
-                                options.cost_model ? options.cost_model->transfer_node_size : 0);
+    auto plan = device_set_plan(src_mesh, src, dst_mesh, dst, options.cost_model ? *options.cost_model : bytes_model());
     if (!plan) return plan.error();
     const BigInt least = std::max(local_bytes(src), local_bytes(dst));
     if (options.budget_bytes && BigInt(*options.budget_bytes) < least)

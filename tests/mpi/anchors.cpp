@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "redist/synth/cost_model.hpp"
 #include "redist/synth/synthesize.hpp"
 
 namespace redist::mpi::testing {
@@ -18,7 +19,11 @@ Result<std::vector<Anchor>> read_anchors(const std::string& path) {
 }
 
 Result<Plan> anchor_plan(const Anchor& anchor) {
-  return synthesize(anchor.mesh, anchor.source, anchor.target_mesh, anchor.target);
+  SynthOptions options;
+  auto model = read_cost_model(REDIST_DEVICE_SETS_COST_FILE);
+  if (!model) return model.error();
+  if (anchor.tags.find("staged") != std::string::npos) options.cost_model = &*model;
+  return synthesize(anchor.mesh, anchor.source, anchor.target_mesh, anchor.target, options);
 }
 
 }  // namespace redist::mpi::testing

@@ -18,7 +18,8 @@ using redist::Anchor;
 /// The anchors of the file at `path`; an error names the line that does not parse.
 Result<std::vector<Anchor>> read_anchors(const std::string& path);
 
-/// The plan the tests run for `anchor`: synthesize()'s. An error says why there is none.
+/// The plan the tests run for `anchor`: synthesize()'s, under the cost model
+/// tests/data/device_sets.cost for a case tagged `staged`. An error says why there is none.
 Result<Plan> anchor_plan(const Anchor& anchor);
 
 }  // namespace redist::mpi::testing

@@ -52,4 +52,5 @@ redist_test(verify_device_sets_tests
   LIBS redist_verify redist_proofs redist_synth
   LABELS unit)
 target_compile_definitions(verify_device_sets_tests PRIVATE
-  REDIST_DEVICE_SETS_FILE="${PROJECT_SOURCE_DIR}/tests/data/device_sets.txt")
+  REDIST_DEVICE_SETS_FILE="${PROJECT_SOURCE_DIR}/tests/data/device_sets.txt"
+  REDIST_DEVICE_SETS_COST_FILE="${PROJECT_SOURCE_DIR}/tests/data/device_sets.cost")

@@ -1,6 +1,7 @@
 // Reshards between other device sets (docs/meshes.md "Other device sets"): each case of
 // tests/data/device_sets.txt is planned as one transfer (with the reductions of its
-// sides around it), proved by the checker (every verdict field asserted) and run by the
+// sides around it, or, for the `staged` cases under a cost model whose links between
+// the meshes are slow, followed by an all_gather on the target mesh), proved by the checker (every verdict field asserted) and run by the
 // interpreter from the source placement to the target placement, every element
 // compared. A replicated source spreads its sends over the replicas. The checker is
 // shown able to fail: transfers with a wrong sender, a wrong box, a missing send or a
@@ -20,6 +21,7 @@
 #include "redist/plan/lowered.hpp"
 #include "redist/plan/plan_text.hpp"
 #include "redist/proofs/anchors.hpp"
+#include "redist/synth/cost_model.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "redist/verify/checker.hpp"
 #include "redist/verify/interpreter.hpp"
@@ -51,6 +53,17 @@ std::vector<std::string> case_names() {
 
 bool tagged(const Anchor& c, const std::string& tag) { return c.tags.find(tag) != std::string::npos; }
 
+/// The plan of `c`: synthesize()'s, under tests/data/device_sets.cost for `staged` cases.
+Plan plan_of(const Anchor& c) {
+  SynthOptions options;
+  auto model = read_cost_model(REDIST_DEVICE_SETS_COST_FILE);
+  if (!model) throw std::runtime_error(model.error().to_string());
+  if (tagged(c, "staged")) options.cost_model = &*model;
+  auto plan = synthesize(c.mesh, c.source, c.target_mesh, c.target, options);
+  if (!plan) throw std::runtime_error(plan.error().to_string());
+  return *plan;
+}
+
 /// The sends of the plan's transfer step.
 TransferTable sends_of(const Plan& plan) {
   auto lowered = lower(plan);
@@ -65,11 +78,20 @@ class DeviceSets : public ::testing::TestWithParam<std::string> {};
 TEST_P(DeviceSets, PlansProvesAndRuns) {
   const Anchor c = named(GetParam());
   ASSERT_NE(c.mesh.device_ids(), c.target_mesh.device_ids()) << "the case must change the device set";
-  auto plan = synthesize(c.mesh, c.source, c.target_mesh, c.target);
-  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  const std::optional<Plan> plan = plan_of(c);
   EXPECT_EQ(std::count_if(plan->steps.begin(), plan->steps.end(),
                           [](const Step& s) { return std::holds_alternative<Transfer>(s.op); }),
             1);
+  // A staged plan: the transfer sends a type split further over the target's replica
+  // axes, and one all_gather on the target mesh ends it.
+  BigInt staged_bytes = local_bytes(c.target);
+  if (tagged(c, "staged")) {
+    ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
+    const auto& sent = std::get<Transfer>(plan->steps[0].op).to;
+    ASSERT_TRUE(std::holds_alternative<AllGather>(plan->steps[1].op)) << to_string(*plan);
+    staged_bytes = local_bytes(sent);
+    EXPECT_LT(staged_bytes, local_bytes(c.target));
+  }
   auto reparsed = parse_plan(to_string(*plan));  // the plan text reads back
   ASSERT_TRUE(reparsed.ok()) << reparsed.error().to_string();
   EXPECT_EQ(*reparsed, *plan);
@@ -80,8 +102,12 @@ TEST_P(DeviceSets, PlansProvesAndRuns) {
   EXPECT_EQ(report->memory.verdict, Verdict::proved) << report->memory.detail;
   EXPECT_LE(report->peak_local_bytes, report->bound_bytes);
   EXPECT_EQ(report->bound_bytes, std::max(local_bytes(c.source), local_bytes(c.target)));
-  if (!tagged(c, "reduce"))  // the transfer holds its input and output at once; an all_reduce may hold more
-    EXPECT_EQ(report->transient_peak_bytes, local_bytes(c.source) + local_bytes(c.target));
+  // The transfer holds its input and output at once (an all_reduce may hold more), as
+  // does a staged plan's all_gather.
+  if (!tagged(c, "reduce"))
+    EXPECT_EQ(report->transient_peak_bytes,
+              tagged(c, "staged") ? std::max(local_bytes(c.source) + staged_bytes, staged_bytes + local_bytes(c.target))
+                                  : local_bytes(c.source) + local_bytes(c.target));
   if (tagged(c, "reduce") || tagged(c, "padded")) {
     EXPECT_EQ(report->tight.verdict, Verdict::unknown) << report->tight.detail;
     EXPECT_EQ(report->transfers, Transfers::unknown);
@@ -139,8 +165,7 @@ TEST(DeviceSetsTest, CorpusHasTheIssueCases) {
 
 TEST(DeviceSetsTest, OverlappingDeviceKeepsWhatItHolds) {
   const Anchor c = named("four_to_eight_superset");
-  auto plan = synthesize(c.mesh, c.source, c.target_mesh, c.target);
-  ASSERT_TRUE(plan.ok());
+  const std::optional<Plan> plan = plan_of(c);
   int stays = 0;
   for (const auto& box : sends_of(*plan)) {
     if (box.from != box.to) continue;
@@ -148,13 +173,6 @@ TEST(DeviceSetsTest, OverlappingDeviceKeepsWhatItHolds) {
     EXPECT_TRUE(c.mesh.has_device(box.to));
   }
   EXPECT_EQ(stays, 4);  // devices 0..3 hold a quarter of their target column block already
-}
-
-/// The synthesized plan of `c`.
-Plan plan_of(const Anchor& c) {
-  auto plan = synthesize(c.mesh, c.source, c.target_mesh, c.target);
-  if (!plan) throw std::runtime_error(plan.error().to_string());
-  return *plan;
 }
 
 /// `plan` with its transfer's table replaced by `edit(table)`.
@@ -251,6 +269,79 @@ TEST(DeviceSetsTest, DoubledSendIsExcess) {
   ASSERT_TRUE(report->tight.counterexample.has_value());
   EXPECT_EQ(report->tight.counterexample->device, receiver);
   EXPECT_EQ(report->transfers, Transfers::excess);
+}
+
+/// True when `device` is a device of the mesh `plan` ends on.
+bool ends_on_device(const Plan& plan, int64_t device) {
+  auto states = type_plan(plan);
+  return states.ok() && states->back().mesh.has_device(device);
+}
+
+TEST(DeviceSetsTest, StagedGatherOverTheWrongDevicesIsRefutedAndConfirmed) {
+  // The staged plan gathers along dp on {dp:2, tp:2} devices=[4,5,6,7]: groups {4,6}
+  // and {5,7}. Given the tp groups {4,5}, {6,7} instead, device 4 concatenates its
+  // block with device 5's, which holds other columns.
+  Plan plan = plan_of(named("fsdp_to_replicated_tp"));
+  ASSERT_EQ(plan.steps.size(), 2u);
+  auto right = lower(plan);
+  ASSERT_TRUE(right.ok()) << right.error().to_string();
+  EXPECT_EQ(group_table(std::get<LoweredGather>(right->steps[1].op).group, right->steps[1].before.mesh),
+            (DeviceGroups{{4, 6}, {5, 7}}));
+  plan.steps[1].groups = DeviceGroups{{4, 5}, {6, 7}};
+  auto refuted = check_plan(plan);
+  ASSERT_TRUE(refuted.ok()) << refuted.error().to_string();
+  ASSERT_EQ(refuted->correct.verdict, Verdict::refuted) << refuted->correct.detail;
+  EXPECT_FALSE(refuted->verified());
+  // The interpreter holds at the counterexample's device and local index the element
+  // the counterexample names, not the one the target type prescribes there.
+  const Counterexample& ce = *refuted->correct.counterexample;
+  EXPECT_TRUE(ends_on_device(plan, ce.device));
+  EXPECT_EQ(ce.step, 2);
+  ASSERT_EQ(ce.local_index.size(), 2u);
+  ASSERT_EQ(ce.expected_global.size(), 2u);
+  ASSERT_TRUE(ce.actual_global.has_value());
+  EXPECT_NE(*ce.actual_global, ce.expected_global);
+  auto data = run_plan(plan, distribute(plan.mesh, plan.source));
+  ASSERT_TRUE(data.ok()) << data.error().to_string();
+  const LocalBuffer& held = (*data)[static_cast<std::size_t>(ce.device)];
+  const int64_t at = ce.local_index[0] * held.shape[1] + ce.local_index[1];
+  EXPECT_EQ(held.values[static_cast<std::size_t>(at)], element_value(*plan.target, *ce.actual_global));
+  EXPECT_NE(held.values[static_cast<std::size_t>(at)], element_value(*plan.target, ce.expected_global));
+  // Groups naming a device outside the mesh are an error, not a verdict.
+  plan.steps[1].groups = DeviceGroups{{0, 6}, {5, 7}};
+  auto report = check_plan(plan);
+  ASSERT_FALSE(report.ok());
+  EXPECT_NE(report.error().message.find("device 0 in groups is not a device of {dp:2, tp:2} devices=[4,5,6,7]"),
+            std::string::npos)
+      << report.error().message;
+}
+
+TEST(DeviceSetsTest, StagedOnlyWhereTheModelMakesItCheaper) {
+  const Anchor c = named("fsdp_to_replicated_tp");
+  auto steps_under = [&c](const std::string& config) {
+    auto model = parse_cost_model(config);
+    if (!model) throw std::runtime_error(model.error().to_string());
+    SynthOptions options;
+    options.cost_model = &*model;
+    auto plan = synthesize(c.mesh, c.source, c.target_mesh, c.target, options);
+    if (!plan) throw std::runtime_error(plan.error().to_string());
+    return plan->steps.size();
+  };
+  EXPECT_EQ(steps_under(""), 2u);  // the default classes: the links between the meshes are slow
+  // The bytes model: the same bytes either way, and one collective less direct.
+  auto direct = synthesize(c.mesh, c.source, c.target_mesh, c.target);
+  ASSERT_TRUE(direct.ok());
+  EXPECT_EQ(direct->steps.size(), 1u) << to_string(*direct);
+  EXPECT_EQ(steps_under("transfer.link = intra\n"), 1u);  // the links between the meshes are fast
+  EXPECT_EQ(steps_under("dp = inter\n"), 1u);             // the gather would cross the slow link too
+  // Per device the staged transfer receives half of what the direct one does.
+  auto model = parse_cost_model("");
+  ASSERT_TRUE(model.ok());
+  const Plan staged = plan_of(c);
+  auto staged_cost = plan_cost(*model, staged), direct_cost = plan_cost(*model, *direct);
+  ASSERT_TRUE(staged_cost.ok() && direct_cost.ok());
+  EXPECT_EQ(staged_cost->steps[0].wire_bytes * 2, direct_cost->steps[0].wire_bytes);
+  EXPECT_LT(staged_cost->time_us, direct_cost->time_us);
 }
 
 /// The anchor of one line of tests/data/device_sets.txt's format.

@@ -4,6 +4,8 @@
 #include "build_program.hpp"
 
 #include <algorithm>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "builder.hpp"
@@ -29,25 +31,53 @@ std::string stacked_sharding(std::size_t rank, int64_t n) {
   return "{devices=[" + tiles + "]<=[" + std::to_string(n) + "]}";
 }
 
-/// A plan of transfers between device sets (docs/meshes.md) as one SPMD program over
-/// the union of the devices, partition p = physical device p: the parameter and the
-/// result are the devices' local buffers stacked along dim 0 (a device outside the
-/// source mesh passes zeros, one outside the target mesh returns zeros), since a
-/// tiling of the array itself cannot leave devices out.
-Result<Program> build_union_program(const LoweredPlan& plan) {
+/// `groups` (of one size) with the partitions 0..n-1 they leave out grouped among
+/// themselves, in id order, in groups of that size: an HLO collective's groups cover
+/// every partition, and a device off the step's mesh gathers zeros that it never
+/// returns. Nullopt when the count left out is not a multiple of the size.
+std::optional<DeviceGroups> with_idle_groups(DeviceGroups groups, int64_t n) {
+  const std::size_t size = groups.front().size();
+  std::vector<bool> used(static_cast<std::size_t>(n), false);
+  for (const auto& group : groups)
+    for (int64_t d : group) used[static_cast<std::size_t>(d)] = true;
+  std::vector<int64_t> idle;
+  for (int64_t d = 0; d < n; ++d)
+    if (!used[static_cast<std::size_t>(d)]) idle.push_back(d);
+  if (idle.size() % size != 0) return std::nullopt;
+  for (std::size_t k = 0; k < idle.size(); k += size) groups.emplace_back(idle.begin() + k, idle.begin() + k + size);
+  return groups;
+}
+
+/// A plan of transfers between device sets (docs/meshes.md), with all_gathers after
+/// them on the target mesh (a staged plan), as one SPMD program over the union of the
+/// devices, partition p = physical device p: the parameter and the result are the
+/// devices' local buffers stacked along dim 0 (a device outside the source mesh passes
+/// zeros, one outside the target mesh returns zeros), since a tiling of the array
+/// itself cannot leave devices out.
+Result<Program> build_union_program(LoweredPlan plan) {
   const TypedState& source = plan.source;
   const TypedState& target = plan.steps.back().after;
-  for (const LoweredStep& step : plan.steps)
-    if (!std::holds_alternative<LoweredTransfer>(step.op))
-      return unsupported_error(fmt::format(
-          "the plan has a {} beside its transfer between device sets; the HLO backend emits plans of transfers only "
-          "(docs/meshes.md): use the MPI backend",
-          lowered_name(step.op)));
-  if (source.type.rank() == 0)
-    return unsupported_error("a rank-0 array between device sets is not emitted as HLO (docs/meshes.md)");
   int64_t n = 0;
   for (const TypedState* s : {&source, &target}) n = std::max(n, s->mesh.device_ids().back() + 1);
   for (const LoweredStep& step : plan.steps) n = std::max(n, step.after.mesh.device_ids().back() + 1);
+  for (LoweredStep& step : plan.steps) {
+    if (std::holds_alternative<LoweredTransfer>(step.op)) continue;
+    auto* gather = std::get_if<LoweredGather>(&step.op);
+    if (!gather)
+      return unsupported_error(fmt::format(
+          "the plan has a {} beside its transfer between device sets; the HLO backend emits transfers and "
+          "all_gathers between device sets (docs/meshes.md): use the MPI backend",
+          lowered_name(step.op)));
+    auto groups = with_idle_groups(group_table(gather->group, step.before.mesh), n);
+    if (!groups)
+      return unsupported_error(fmt::format(
+          "the all_gather's groups of {} on {} leave a number of the {} partitions out that groups of {} cannot cover: "
+          "use the MPI backend",
+          gather->group.size, to_string(step.before.mesh), n, gather->group.size));
+    gather->group.table = std::move(*groups);
+  }
+  if (source.type.rank() == 0)
+    return unsupported_error("a rank-0 array between device sets is not emitted as HLO (docs/meshes.md)");
   const ElemType elem = source.type.elem;
   const auto in_shape = local_shape(source.type), out_shape = local_shape(target.type);
   Builder b(n);
@@ -72,7 +102,12 @@ Result<Program> build_program(const Plan& plan) {
   const bool transfers = std::any_of(lowered->steps.begin(), lowered->steps.end(), [](const LoweredStep& s) {
     return std::holds_alternative<LoweredTransfer>(s.op);
   });
-  if (transfers) return build_union_program(*lowered);
+  if (transfers) return build_union_program(std::move(*lowered));
+  if (!lowered->source.mesh.compact())  // partitions are 0..N-1: only a union program names other ids
+    return unsupported_error(fmt::format("the plan runs on {}, over device ids other than 0..{}, without a transfer; "
+                                         "the HLO backend emits such a plan only between device sets: use the MPI "
+                                         "backend",
+                                         to_string(lowered->source.mesh), lowered->source.mesh.num_devices() - 1));
   const TypedState& source = lowered->source;
   const TypedState& target = lowered->steps.empty() ? source : lowered->steps.back().after;
   const ElemType elem = source.type.elem;

@@ -18,14 +18,18 @@ bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh);
 
 /// The plan between other device sets (docs/meshes.md "Other device sets"): one
 /// `transfer` of point-to-point sends, preceded by a reduce_scatter (where a dim splits
-/// evenly over the group) or an all_reduce of the source's
-/// pending reductions and followed by an add_pending of the target's. Errors: invalid
-/// types or other arrays (invalid), pending reductions on a mesh over ids other than
-/// 0..N-1 (unsupported). With `node_size` > 0 (the cost model's transfer.node_size)
-/// the transfer lists its sends (transfer_table with nodes) where a replica on the
-/// receiver's node changes a sender; otherwise the lowering chooses them.
+/// evenly over the group) or an all_reduce of the source's pending reductions and
+/// followed by an add_pending of the target's. Where the target is replicated over some
+/// axes, the transfer may instead send each element to one device of each group along
+/// them and an all_gather on the target mesh copy it within the group ("staged"), which
+/// moves fewer bytes over the links between the meshes; the cheaper plan under `model`
+/// is returned (ties: the direct one). With the model's transfer.node_size > 0 the
+/// transfer lists its sends (transfer_table with nodes) where a replica on the
+/// receiver's node changes a sender; otherwise the lowering chooses them. Errors:
+/// invalid types or other arrays (invalid), pending reductions on a mesh over ids other
+/// than 0..N-1 (unsupported).
 Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
-                             int64_t node_size = 0);
+                             const CostModel& model);
 
 /// True when the pair needs the rewrite: the meshes differ in their axes or are not
 /// both over devices 0..N-1.
