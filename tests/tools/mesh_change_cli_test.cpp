@@ -124,6 +124,63 @@ TEST(MeshChangeCli, ExplainAndEmitATransfer) {
       << reducing.output;
 }
 
+TEST(MeshChangeCli, StagedUnderTheCostModelThroughPlanProveAndEmit) {
+  // A replicated target ({dp:2, tp:2}, f32[512, {tp}256]) under the default link
+  // classes: half the bytes over the slow links between the meshes, then an all_gather
+  // over dp on the target devices. Every verb that synthesizes takes the model.
+  const std::string model = std::string(REDIST_SOURCE_DIR) + "/tests/data/device_sets.cost";
+  const std::string pair =
+      "--cost-model " + model +
+      " --mesh '{x:4}' --target-mesh '{dp:2, tp:2} devices=[4,5,6,7]' 'f32[{x}512, 256]' 'f32[512, {tp}256]'";
+  const auto r = run_redist("plan " + pair);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("transfer(mesh={dp:2, tp:2} devices=[4,5,6,7], to=f32[{dp}512, {tp}256])\n"
+                          "#   -> f32[{dp}512, {tp}256]\nall_gather(dim=0, axes={dp})\n"),
+            std::string::npos)
+      << r.output;
+  const auto proved = run_redist("prove " + pair);
+  EXPECT_EQ(proved.exit_code, 0) << proved.output;
+  EXPECT_NE(proved.output.find("all_gather(dim=0, axes={dp})"), std::string::npos) << proved.output;
+  EXPECT_NE(proved.output.find("# VERIFIED"), std::string::npos) << proved.output;
+  // HLO: the gather's groups over devices 4-7 and the idle partitions 0-3 among themselves.
+  const auto hlo = run_redist("emit --target hlo " + pair);
+  EXPECT_EQ(hlo.exit_code, 0) << hlo.output;
+  EXPECT_NE(hlo.output.find("replica_groups={{4,6},{5,7},{0,1},{2,3}}, dimensions={0}"), std::string::npos)
+      << hlo.output;
+  // Idle partitions that groups of the gather's size cannot cover: MPI only.
+  const auto uncovered = run_redist("emit --target hlo --cost-model " + model +
+                                    " --mesh '{x:2}' --target-mesh '{y:2, r:3} devices=[2,3,4,5,6,7]' "
+                                    "'f32[{x}384, 256]' 'f32[{y}384, 256]'");
+  EXPECT_EQ(uncovered.exit_code, 2) << uncovered.output;
+  EXPECT_NE(uncovered.output.find("the all_gather's groups of 3 on {y:2, r:3} devices=[2,3,4,5,6,7] leave a number of "
+                                  "the 8 partitions out that groups of 3 cannot cover: use the MPI backend"),
+            std::string::npos)
+      << uncovered.output;
+  // Without the model plans are ranked by bytes: one transfer (the same bytes, one step).
+  const auto direct = run_redist("plan --mesh '{x:4}' --target-mesh '{dp:2, tp:2} devices=[4,5,6,7]' "
+                                 "'f32[{x}512, 256]' 'f32[512, {tp}256]'");
+  EXPECT_EQ(direct.exit_code, 0) << direct.output;
+  EXPECT_EQ(direct.output.find("all_gather"), std::string::npos) << direct.output;
+  // The model may name the target's axes (dp on the slow links: the gather would cross
+  // them too, so one transfer); an axis of neither mesh is refused.
+  const std::string reshard =
+      " --mesh '{x:4}' --target-mesh '{dp:2, tp:2} devices=[4,5,6,7]' 'f32[{x}512, 256]' 'f32[512, {tp}256]'";
+  const auto slow_dp = run_redist("plan --cost-model -" + reshard, "dp = inter\n");
+  EXPECT_EQ(slow_dp.exit_code, 0) << slow_dp.output;
+  EXPECT_EQ(slow_dp.output.find("all_gather"), std::string::npos) << slow_dp.output;
+  const auto unknown = run_redist("emit --target mpi --cost-model -" + reshard, "q = inter\n");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("the cost model names axis 'q', which neither the mesh {x:4} nor the target mesh "
+                                "{dp:2, tp:2} devices=[4,5,6,7] has"),
+            std::string::npos)
+      << unknown.output;
+  const auto with_plan = run_redist("emit --target mpi --cost-model " + model + " --plan -", "mesh {x:2}\nsource f32[{x}4]\n");
+  EXPECT_EQ(with_plan.exit_code, 2) << with_plan.output;
+  EXPECT_NE(with_plan.output.find("--cost-model applies to synthesis; a --plan file is emitted as given"),
+            std::string::npos)
+      << with_plan.output;
+}
+
 struct Bad {
   std::string args, message;
 };

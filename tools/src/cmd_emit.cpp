@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "cost_model_arg.hpp"
 #include "input.hpp"
 #include "notation_io.hpp"
 #include "numbers.hpp"
@@ -30,6 +31,7 @@ struct EmitArgs {
   std::string dst;
   std::string plan_file;
   std::optional<std::string> budget;
+  std::string cost_model;  // config file; empty: plans ranked by bytes
   std::string output;
   bool json = false;
 };
@@ -59,7 +61,11 @@ std::optional<Plan> synthesize_plan(const EmitArgs& args, int& exit_code) {
   if (!in) return std::nullopt;
   std::optional<uint64_t> budget;
   if (args.budget && !(budget = parse_bytes_arg(*args.budget, "--budget"))) return std::nullopt;
-  auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, SynthOptions{budget});
+  const auto model = cost_model_arg(args.cost_model, in->mesh, in->target_mesh);
+  if (!model) return std::nullopt;
+  SynthOptions options{budget};
+  if (!args.cost_model.empty()) options.cost_model = &*model;
+  auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, options);
   if (!plan) {
     const Error& e = plan.error();
     if (e.kind == Error::Kind::no_plan || e.kind == Error::Kind::unsupported) exit_code = kExitNoPlan;
@@ -92,6 +98,8 @@ Result<nlohmann::json> emit_json(const Plan& plan, const std::string& format, co
 int run_emit(const EmitArgs& args) {
   if (!args.plan_file.empty() && args.budget)
     return fail(kExitBadInput, "--budget applies to synthesis; a --plan file is emitted as given", "--budget");
+  if (!args.plan_file.empty() && !args.cost_model.empty())
+    return fail(kExitBadInput, "--cost-model applies to synthesis; a --plan file is emitted as given", "--cost-model");
   int exit_code = kExitOk;
   const auto plan = args.plan_file.empty() ? synthesize_plan(args, exit_code) : read_plan(args.plan_file);
   if (!plan) return exit_code ? exit_code : kExitBadInput;
@@ -132,6 +140,7 @@ void add_emit_command(CLI::App& app, int& exit_code) {
                                "Emit this plan file (plan text, or - for standard input) instead of synthesizing");
   plan->excludes(cmd->get_option("--mesh"))->excludes(cmd->get_option("SRC"));
   cmd->add_option("--budget", args->budget, "Per-device memory bound for synthesis, e.g. 4096, 64KiB, 1GB");
+  add_cost_model_option(*cmd, args->cost_model, "the plan emitted is the one `redist plan` synthesizes under it");
   cmd->add_option("-o,--output", args->output, "Write the program to FILE instead of standard output");
   cmd->add_flag("--json", args->json,
                 "Print one JSON object: the plan's keys (as redist plan --json) plus format and program");

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "cost_model_arg.hpp"
 #include "input.hpp"
 #include "numbers.hpp"
 #include "notation_io.hpp"
@@ -41,22 +42,6 @@ struct PlanArgs {
   bool optimal = false;
   double timeout_s = 0;  // --optimal: stop with the best plan so far after this many seconds (0: none)
 };
-
-/// The model in the --cost-model file, checked against `mesh`, or nullopt after
-/// reporting the error; the defaults when no file is given.
-std::optional<CostModel> cost_model_arg(const std::string& path, const Mesh& mesh) {
-  if (path.empty()) return CostModel{};
-  const auto text = read_text_input(path, "--cost-model");
-  if (!text) return std::nullopt;
-  auto model = parse_cost_model(*text);
-  const Status valid = model ? validate(*model, mesh) : Status(model.error());
-  if (!valid) {
-    fail(kExitBadInput, fmt::format("error in --cost-model {}: {}", path, valid.error().to_string()), "--cost-model",
-         valid.error().position);
-    return std::nullopt;
-  }
-  return *model;
-}
 
 /// The cheapest plan under `model` (optimal_plan) as a plain plan result; progress on
 /// stderr every second; after `timeout_s` (when > 0) the best plan so far, with a note
@@ -132,7 +117,7 @@ int run_plan(const PlanArgs& args) {
   const DistType& dst = in->dst;
   std::optional<uint64_t> budget;
   if (args.budget && !(budget = parse_bytes_arg(*args.budget, "--budget"))) return kExitBadInput;
-  const auto model = cost_model_arg(args.cost_model, mesh);
+  const auto model = cost_model_arg(args.cost_model, mesh, target_mesh);
   if (!model) return kExitBadInput;
   const auto baseline = parse_baseline(args.baseline);
   SynthOptions synth{budget};
@@ -203,9 +188,8 @@ void add_plan_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--budget", args->budget,
                   "Per-device memory budget in bytes, e.g. 4096, 64KiB, 1GB (default: max of source and target)");
   cmd->add_flag("--json", args->json, "Print one JSON object (docs/cli.md; byte figures as decimal strings)");
-  cmd->add_option("--cost-model", args->cost_model,
-                  "Cost model config: 'axis = intra|inter' lines and class speeds (docs/cost_model.md); "
-                  "the modeled time is printed, and is 'modeled_time_us' in --json");
+  add_cost_model_option(*cmd, args->cost_model,
+                        "plans are ranked by it, the modeled time is printed, and is 'modeled_time_us' in --json");
   cmd->add_flag("--optimal", args->optimal,
                 "Search the plan of least modeled time within the budget instead (exact; slower, "
                 "for certifying and small meshes; progress on stderr every second); exit 3 when the search "

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "cost_model_arg.hpp"
 #include "input.hpp"
 #include "notation_io.hpp"
 #include "redist/synth/synthesize.hpp"
@@ -18,6 +19,7 @@ struct ProveArgs {
   std::string target_mesh;
   std::string src;
   std::string dst;
+  std::string cost_model;  // config file; empty: plans ranked by bytes
   VerifyArgs verify;
 };
 
@@ -26,7 +28,11 @@ int run_prove(const ProveArgs& args) {
   if (!in) return kExitBadInput;
   const auto settings = parse_verify_settings(args.verify);
   if (!settings) return kExitBadInput;
-  auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, SynthOptions{settings->budget});
+  const auto model = cost_model_arg(args.cost_model, in->mesh, in->target_mesh);
+  if (!model) return kExitBadInput;
+  SynthOptions options{settings->budget};
+  if (!args.cost_model.empty()) options.cost_model = &*model;
+  auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, options);
   if (!plan) return fail(plan.error().kind == Error::Kind::no_plan ? kExitNoPlan : kExitBadInput,
                          plan.error().to_string());
   if (!args.verify.json) print_plan_in_notation(*plan, std::cout);
@@ -66,6 +72,7 @@ void add_prove_command(CLI::App& app, int& exit_code) {
   cmd->add_option("SRC", args->src, "Source type, e.g. 'f32[{x}16, {y}8]'")->required();
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();
   add_verify_options(*cmd, args->verify);
+  add_cost_model_option(*cmd, args->cost_model, "the plan proved is the one `redist plan` synthesizes under it");
   cmd->footer("Example: redist prove --mesh '{x:4, y:2}' 'f32[{x}16, {y}8]' 'f32[{y}16, {x}8]'");
   cmd->callback([args, &exit_code] {
     begin_command("prove", args->verify.json);
