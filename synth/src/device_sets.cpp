@@ -1,6 +1,8 @@
 // Plans between device sets (see mesh_change.hpp): one transfer step, the only way
 // data reaches a device outside the source mesh, with the pending reductions of the
-// source done first on its mesh and those of the target added after it on the new one.
+// source done first on its mesh and those of the target added after it on the new one;
+// to a replicated target, priced against a staged transfer that sends each element to
+// one device of each replica group and gathers it on the target mesh.
 // The source's reduction is a reduce_scatter where a dim splits evenly over the
 // reduction group: half the bytes of an all_reduce, and the transfer then reads each
 // piece from the one device that holds it (every receiver still gets exactly LB).
@@ -8,8 +10,6 @@
 #include <optional>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "redist/core/semantics.hpp"
 #include "redist/plan/lowered.hpp"
@@ -92,21 +92,8 @@ Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Me
   if (auto s = validate(src, src_mesh); !s) return invalid_error("source: " + s.error().message);
   if (auto s = validate(dst, dst_mesh); !s) return invalid_error("target: " + s.error().message);
   if (auto s = same_array(src, dst); !s) return s.error();
-  // Reductions before or after the transfer run on meshes over devices 0..N-1 (docs/meshes.md).
-  auto local_step = [](const Mesh& mesh, const char* what) -> Status {
-    if (mesh.compact()) return Ok{};
-    return unsupported_error(fmt::format(
-        "{} has a pending reduction on the mesh {}, over device ids other than 0..{}: reductions before or after a "
-        "transfer between device sets run only on meshes over devices 0..N-1",
-        what, to_string(mesh), mesh.num_devices() - 1));
-  };
   Plan plan{src_mesh, src, {}, dst};
-  if (!src.reduce_axes.empty()) {  // reduce where the summands are
-    if (auto s = local_step(src_mesh, "the source"); !s) return s.error();
-    plan.steps.push_back(source_reduction(src_mesh, src));
-  }
-  if (!dst.reduce_axes.empty())
-    if (auto s = local_step(dst_mesh, "the target"); !s) return s.error();
+  if (!src.reduce_axes.empty()) plan.steps.push_back(source_reduction(src_mesh, src));  // where the summands are
   DistType to = dst;
   to.reduce_axes.clear();
   to.reduce_op = ReduceOp::sum;

@@ -210,8 +210,6 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"--mesh '{x:4}' --target-mesh '{u:4} devices=[4,5,6,7]' 'f32[{x}8]' 'bf16[{u}8]'",
             "the element types differ: f32 and bf16"},
         Bad{"--mesh '{x:4}' --target-mesh '{u:2, v:4}' 'f32[{x}8]' 'f32[{u}16]'", "different global shapes"},
-        Bad{"--mesh '{x:2, r:2} devices=[4,5,6,7]' --target-mesh '{u:4}' 'f32[{x}8] sum{r}' 'f32[{u}8]'",
-            "reductions before or after a transfer between device sets run only on meshes over devices 0..N-1"},
         Bad{"--mesh '{x:2, y:3}' --target-mesh '{u:3, v:2}' 'f32[{x}6]' 'f32[{u}6]'",
             "no common refinement"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });

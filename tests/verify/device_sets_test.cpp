@@ -344,6 +344,35 @@ TEST(DeviceSetsTest, StagedOnlyWhereTheModelMakesItCheaper) {
   EXPECT_LT(staged_cost->time_us, direct_cost->time_us);
 }
 
+TEST(DeviceSetsTest, ReductionOverTheWrongDevicesOfOtherIdsIsRefutedAndConfirmed) {
+  // {x:2, r:2} devices=[4,5,6,7] reduce-scatters over r (groups {4,5}, {6,7}) before
+  // the transfer. Given the x groups {4,6}, {5,7} instead, it sums blocks of other rows.
+  Plan plan = plan_of(named("pending_sum_on_other_ids"));
+  ASSERT_TRUE(std::holds_alternative<ReduceScatter>(plan.steps.at(0).op)) << to_string(plan);
+  auto right = lower(plan);
+  ASSERT_TRUE(right.ok()) << right.error().to_string();
+  EXPECT_EQ(group_table(std::get<LoweredReduceScatter>(right->steps[0].op).group, right->steps[0].before.mesh),
+            (DeviceGroups{{4, 5}, {6, 7}}));
+  auto correct = run_plan(plan, distribute(plan.mesh, plan.source));
+  ASSERT_TRUE(correct.ok()) << correct.error().to_string();
+  plan.steps[0].groups = DeviceGroups{{4, 6}, {5, 7}};
+  auto report = check_plan(plan);
+  ASSERT_TRUE(report.ok()) << report.error().to_string();
+  ASSERT_EQ(report->correct.verdict, Verdict::refuted) << report->correct.detail;
+  ASSERT_TRUE(report->correct.counterexample.has_value());
+  EXPECT_FALSE(report->verified());
+  // The interpreter: the counterexample's device (on the target mesh {u:4}, ids 0-3)
+  // ends with other values than under the right groups, and the target is not met.
+  const int64_t device = report->correct.counterexample->device;
+  EXPECT_TRUE(ends_on_device(plan, device)) << device;
+  auto wrong = run_plan(plan, distribute(plan.mesh, plan.source));
+  ASSERT_TRUE(wrong.ok()) << wrong.error().to_string();
+  EXPECT_NE((*wrong)[static_cast<std::size_t>(device)].values, (*correct)[static_cast<std::size_t>(device)].values);
+  const Anchor c = named("pending_sum_on_other_ids");
+  EXPECT_TRUE(compare(c.target_mesh, c.target, *wrong).has_value());
+  EXPECT_FALSE(compare(c.target_mesh, c.target, *correct).has_value());
+}
+
 /// The anchor of one line of tests/data/device_sets.txt's format.
 Anchor anchor_of(const std::string& line) {
   auto parsed = parse_anchors(line + "\n");

@@ -26,8 +26,7 @@ bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh);
 /// is returned (ties: the direct one). With the model's transfer.node_size > 0 the
 /// transfer lists its sends (transfer_table with nodes) where a replica on the
 /// receiver's node changes a sender; otherwise the lowering chooses them. Errors:
-/// invalid types or other arrays (invalid), pending reductions on a mesh over ids other
-/// than 0..N-1 (unsupported).
+/// invalid types or other arrays (invalid).
 Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
                              const CostModel& model);
 
