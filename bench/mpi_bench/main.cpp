@@ -5,7 +5,7 @@
 //
 //   mpirun -np 8 build/bench/mpi_bench/mpi_bench [--anchors FILE] [--min-mib 64] [--reps 9]
 //   mpirun -np 8 build/bench/mpi_bench/mpi_bench --anchors tests/data/partial_sums.txt
-//   mpirun -np 8 build/bench/mpi_bench/mpi_bench --weight-sync [--min-mib 256] [--reps 9]
+//   mpirun -np 8 build/bench/mpi_bench/mpi_bench --weight-sync [--replicas 2] [--min-mib 256] [--reps 9]
 //     (trainer -> inference weight sync between device sets: weight_sync.hpp)
 //
 // Prints a Markdown table on rank 0: per case and method the steps, the bytes the
@@ -48,6 +48,7 @@ struct Options {
   int64_t min_mib = 64;
   int reps = 9;
   bool weight_sync = false;
+  int replicas = 1;  // inference replicas of the weight sync: 1 or 2
 };
 
 /// Options from the command line; nullopt (after a usage line) on a bad one.
@@ -60,9 +61,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
     else if (arg == "--min-mib" && has_value) o.min_mib = std::atoll(argv[++i]);
     else if (arg == "--reps" && has_value) o.reps = std::atoi(argv[++i]);
     else if (arg == "--weight-sync") o.weight_sync = true;
+    else if (arg == "--replicas" && has_value) o.replicas = std::atoi(argv[++i]);
     else return std::nullopt;
   }
-  if (o.min_mib < 1 || o.reps < 1) return std::nullopt;
+  if (o.min_mib < 1 || o.reps < 1 || (o.replicas != 1 && o.replicas != 2)) return std::nullopt;
   return o;
 }
 
@@ -217,10 +219,10 @@ int run(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const auto options = parse_options(argc, argv);
   if (!options) {
-    if (rank == 0) std::fprintf(stderr, "usage: mpi_bench [--anchors FILE | --weight-sync] [--min-mib N] [--reps N]\n");
+    if (rank == 0) std::fprintf(stderr, "usage: mpi_bench [--anchors FILE | --weight-sync [--replicas 1|2]] [--min-mib N] [--reps N]\n");
     return 2;
   }
-  if (options->weight_sync) return run_weight_sync(static_cast<int>(options->min_mib), options->reps);
+  if (options->weight_sync) return run_weight_sync(static_cast<int>(options->min_mib), options->reps, options->replicas);
   use_mmap_for_large_buffers();
   std::vector<std::string> skipped;
   auto cases = bench_cases(options->anchors, size, options->min_mib * (int64_t{1} << 20), skipped);

@@ -1,12 +1,20 @@
 // Weight sync between device sets (see weight_sync.hpp). Each of N arrays f32[R, 4096]
 // is f32[{fsdp}R, 4096] on {fsdp:4} (ranks 0-3) and alternately column- and row-parallel
-// on {tp:4} devices=[4,5,6,7]. Three methods move the whole set:
-//   redist           the planned transfer of each array (the MPI runtime);
+// on the inference ranks 4-7: {tp:4}, or with --replicas 2 {dp:2, tp:2} (two inference
+// replicas of tp 2, each holding the whole set). The methods move the whole set:
+//   redist           the planned transfer of each array (the MPI runtime), ranked by
+//                    bytes (one transfer);
+//   redist staged    (replicas only) the plan under the default link classes, whose links
+//                    between the meshes are slower than those within one: each element
+//                    sent to one replica, then an all_gather over dp among the inference
+//                    ranks (docs/meshes.md "Staged plans");
 //   gather+bcast     each array gathered to rank 0, broadcast to ranks 4-7, sliced there
 //                    (the naive sync);
 //   one-shot         one MPI_Alltoallv per array of exactly the pieces each rank lacks.
 // Rounds alternate the methods in a shuffled order (the same on every rank); the table
-// gives the median over rounds of the slowest rank's time for the whole set.
+// gives the median over rounds of the slowest rank's time for the whole set, the most
+// bytes one rank receives, and the bytes that cross from the trainer to the inference
+// ranks in all (what a slow link between the meshes carries).
 
 #include "weight_sync.hpp"
 
@@ -23,6 +31,7 @@
 #include "redist/backends/mpi/runtime.hpp"
 #include "redist/core/semantics.hpp"
 #include "redist/plan/figures.hpp"
+#include "redist/synth/cost_model.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "shard_data.hpp"
 
@@ -46,8 +55,23 @@ struct Method {
   std::string name;
   Sync sync;
   int64_t received = 0;  // bytes this rank receives over the whole set
+  int64_t across = 0;    // of them, bytes from the trainer's ranks (on an inference rank)
   std::vector<double> seconds;
 };
+
+/// The bytes `rank` receives in `plan`: over all its steps, and in its transfer (from
+/// the trainer's ranks).
+std::pair<int64_t, int64_t> plan_received(const Plan& plan, int rank) {
+  const auto states = type_plan(plan).value();
+  std::pair<int64_t, int64_t> out{0, 0};
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    const TypedState before = k == 0 ? TypedState{plan.mesh, plan.source} : states[k - 1];
+    const auto bytes = static_cast<int64_t>(device_recv_bytes(before, states[k], plan.steps[k], rank));
+    out.first += bytes;
+    if (std::holds_alternative<Transfer>(plan.steps[k].op)) out.second += bytes;
+  }
+  return out;
+}
 
 /// The naive sync of `w`: MPI_Gather of the row blocks to rank 0 over the trainer,
 /// MPI_Bcast of the whole array from rank 0 to the inference ranks, a local slice there.
@@ -77,7 +101,7 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int run_weight_sync(int min_mib, int reps) {
+int run_weight_sync(int min_mib, int reps, int replicas) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -86,7 +110,8 @@ int run_weight_sync(int min_mib, int reps) {
     return 2;
   }
   const Mesh trainer = parse_mesh("{fsdp:4}").value();
-  const Mesh inference = parse_mesh("{tp:4} devices=[4,5,6,7]").value();
+  const std::string inference_text = replicas == 1 ? "{tp:4} devices=[4,5,6,7]" : "{dp:2, tp:2} devices=[4,5,6,7]";
+  const Mesh inference = parse_mesh(inference_text).value();
   // Arrays of 64 MiB (f32[4096, 4096]) until the set reaches min_mib.
   std::vector<Weight> weights;
   for (int64_t total = 0; total < int64_t{min_mib} * (1 << 20); total += kCols * kCols * 4) {
@@ -98,23 +123,37 @@ int run_weight_sync(int min_mib, int reps) {
           parse_type(column ? "f32[" + rows + ", {tp}4096]" : "f32[{tp}" + rows + ", 4096]", inference).value()}});
   }
 
-  // redist: the planned transfers.
-  std::vector<std::shared_ptr<Executor>> executors;
-  int64_t planned_recv = 0;
-  for (const auto& w : weights) {
-    auto plan = synthesize(w.source.mesh, w.source.type, w.target.mesh, w.target.type);
-    if (!plan) return std::fprintf(stderr, "%s\n", plan.error().to_string().c_str()), 1;
-    auto states = type_plan(*plan);
-    planned_recv += static_cast<int64_t>(device_recv_bytes(w.source, states->back(), plan->steps.back(), rank));
-    auto ex = Executor::create(*plan, MPI_COMM_WORLD, native_format(ElemType::f32));
-    if (!ex) return std::fprintf(stderr, "%s\n", ex.error().to_string().c_str()), 1;
-    executors.push_back(std::make_shared<Executor>(std::move(*ex)));
-  }
+  // redist: the planned transfers, ranked by bytes, and (with replicas) the staged plans
+  // under the default link classes.
+  const CostModel links;
+  auto planned = [&](const CostModel* model, std::vector<std::shared_ptr<Executor>>& executors,
+                     Method& method) -> bool {
+    for (const auto& w : weights) {
+      SynthOptions options;
+      options.cost_model = model;
+      auto plan = synthesize(w.source.mesh, w.source.type, w.target.mesh, w.target.type, options);
+      if (!plan) return std::fprintf(stderr, "%s\n", plan.error().to_string().c_str()), false;
+      if (model && plan->steps.size() != 2) return std::fprintf(stderr, "the plan is not staged\n"), false;
+      const auto [received, across] = plan_received(*plan, rank);
+      method.received += received;
+      method.across += across;
+      auto ex = Executor::create(*plan, MPI_COMM_WORLD, native_format(ElemType::f32));
+      if (!ex) return std::fprintf(stderr, "%s\n", ex.error().to_string().c_str()), false;
+      executors.push_back(std::make_shared<Executor>(std::move(*ex)));
+    }
+    return true;
+  };
+  std::vector<std::shared_ptr<Executor>> direct, staged;
+  Method ours{"redist (transfer)", [&](std::size_t i, kernels::Buffer s) { return direct[i]->run(std::move(s)); }};
+  Method ours_staged{"redist staged (transfer + all_gather)",
+                     [&](std::size_t i, kernels::Buffer s) { return staged[i]->run(std::move(s)); }};
+  if (!planned(nullptr, direct, ours) || (replicas > 1 && !planned(&links, staged, ours_staged))) return 1;
   // gather+bcast: the trainer's communicator and rank 0 with the inference ranks.
   MPI_Comm trainer_comm = MPI_COMM_NULL, fanout = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, rank < 4 ? 0 : MPI_UNDEFINED, rank, &trainer_comm);
   MPI_Comm_split(MPI_COMM_WORLD, rank == 0 || rank >= 4 ? 0 : MPI_UNDEFINED, rank, &fanout);
   const int64_t array_bytes = kCols * kCols * 4;
+  const auto arrays = static_cast<int64_t>(weights.size());
   // one-shot: one MPI_Alltoallv schedule per array.
   std::vector<std::shared_ptr<OneShotAlltoallv>> one_shots;
   int64_t one_shot_recv = 0;
@@ -124,17 +163,16 @@ int run_weight_sync(int min_mib, int reps) {
     one_shot_recv += o->received_bytes();
     one_shots.push_back(std::make_shared<OneShotAlltoallv>(std::move(*o)));
   }
-  std::vector<Method> methods = {
-      {"redist (transfer)", [&](std::size_t i, kernels::Buffer s) { return executors[i]->run(std::move(s)); },
-       planned_recv, {}},
+  std::vector<Method> methods = {std::move(ours)};
+  if (replicas > 1) methods.push_back(std::move(ours_staged));
+  methods.push_back(
       {"gather to rank 0 + broadcast",
        [&](std::size_t i, kernels::Buffer s) { return gather_broadcast(weights[i], std::move(s), trainer_comm, fanout, rank); },
-       rank >= 4 ? array_bytes * static_cast<int64_t>(weights.size())
-                 : rank == 0 ? array_bytes * 3 / 4 * static_cast<int64_t>(weights.size()) : 0,
-       {}},
-      {"one-shot Alltoallv", [&](std::size_t i, kernels::Buffer s) { return one_shots[i]->run(std::move(s)); },
-       one_shot_recv, {}},
-  };
+       rank >= 4 ? array_bytes * arrays : rank == 0 ? array_bytes * 3 / 4 * arrays : 0,
+       rank >= 4 ? array_bytes * arrays : 0,
+       {}});
+  methods.push_back({"one-shot Alltoallv", [&](std::size_t i, kernels::Buffer s) { return one_shots[i]->run(std::move(s)); },
+                     one_shot_recv, rank >= 4 ? one_shot_recv : 0, {}});
 
   std::vector<kernels::Buffer> shards;
   for (const auto& w : weights)
@@ -168,7 +206,8 @@ int run_weight_sync(int min_mib, int reps) {
   };
   for (auto& m : methods)  // warm-up and check, untimed
     if (!round(m, true)) return 1;
-  std::vector<std::size_t> order{0, 1, 2};
+  std::vector<std::size_t> order(methods.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::mt19937 shuffler(12345);
   for (int r = 0; r < reps; ++r) {
     std::shuffle(order.begin(), order.end(), shuffler);
@@ -178,17 +217,19 @@ int run_weight_sync(int min_mib, int reps) {
 
   const double total_mib = static_cast<double>(array_bytes) * static_cast<double>(weights.size()) / kMiB;
   if (rank == 0)
-    std::printf("weight sync: %zu arrays f32[4096, 4096] (%.0f MiB) from {fsdp:4} (ranks 0-3) to {tp:4} "
-                "devices=[4,5,6,7], alternately column- and row-parallel; %d rounds (median of the slowest rank)\n\n"
-                "| method | recv MiB (max rank) | median ms | vs redist |\n|---|---|---|---|\n",
-                weights.size(), total_mib, reps);
-  const double ours = median(methods[0].seconds);
+    std::printf("weight sync: %zu arrays f32[4096, 4096] (%.0f MiB) from {fsdp:4} (ranks 0-3) to %s, alternately "
+                "column- and row-parallel; %d rounds (median of the slowest rank)\n\n"
+                "| method | recv MiB (max rank) | MiB from trainer to inference (all ranks) | median ms | vs redist |\n"
+                "|---|---|---|---|---|\n",
+                weights.size(), total_mib, inference_text.c_str(), reps);
+  const double first = median(methods[0].seconds);
   for (auto& m : methods) {
-    int64_t most = 0;
+    int64_t most = 0, across = 0;
     MPI_Allreduce(&m.received, &most, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&m.across, &across, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
-      std::printf("| %s | %.1f | %.1f | %.2f |\n", m.name.c_str(), static_cast<double>(most) / kMiB,
-                  median(m.seconds) * 1e3, median(m.seconds) / ours);
+      std::printf("| %s | %.1f | %.1f | %.1f | %.2f |\n", m.name.c_str(), static_cast<double>(most) / kMiB,
+                  static_cast<double>(across) / kMiB, median(m.seconds) * 1e3, median(m.seconds) / first);
   }
   if (trainer_comm != MPI_COMM_NULL) MPI_Comm_free(&trainer_comm);
   if (fanout != MPI_COMM_NULL) MPI_Comm_free(&fanout);
