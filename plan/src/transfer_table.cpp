@@ -35,7 +35,7 @@ std::vector<Piece> pieces(int64_t start, int64_t size, int64_t local) {
 
 }  // namespace
 
-TransferTable transfer_table(const TypedState& before, const TypedState& after, int64_t node_size) {
+std::vector<TransferPiece> transfer_pieces(const TypedState& before, const TypedState& after) {
   const DistType &src = before.type, &dst = after.type;
   const std::size_t rank = dst.rank();
   const auto src_local = local_shape(src);
@@ -47,8 +47,7 @@ TransferTable transfer_table(const TypedState& before, const TypedState& after, 
     for (const auto& dim : src.dims) blocks.push_back(block_index(before.mesh, c, dim));
     holders[blocks].push_back(before.mesh.device_at(p));
   }
-  std::map<int64_t, int64_t> sent;  // elements sent so far per source device
-  TransferTable table;
+  std::vector<TransferPiece> out;
   for (int64_t q = 0; q < after.mesh.num_devices(); ++q) {
     const int64_t receiver = after.mesh.device_at(q);
     const auto box = shard_box(after.mesh, dst, after.mesh.coords_of_position(q));
@@ -57,30 +56,22 @@ TransferTable transfer_table(const TypedState& before, const TypedState& after, 
     if (std::any_of(cut.begin(), cut.end(), [](const auto& c) { return c.empty(); })) continue;
     std::vector<std::size_t> at(rank, 0);  // odometer over the pieces of each dim
     for (bool more = true; more;) {
-      TransferBox t;
-      t.to = receiver;
+      TransferPiece piece;
+      piece.box.to = receiver;
       std::vector<int64_t> blocks;
-      int64_t volume = 1;
+      piece.elements = 1;
       for (std::size_t d = 0; d < rank; ++d) {
-        const Piece& piece = cut[d][at[d]];
-        blocks.push_back(piece.block);
-        t.src_start.push_back(piece.lo - piece.block * src_local[d]);
-        t.dst_start.push_back(piece.lo - box[d].start);
-        t.extent.push_back(piece.hi - piece.lo);
-        volume *= piece.hi - piece.lo;
+        const Piece& cut_d = cut[d][at[d]];
+        blocks.push_back(cut_d.block);
+        piece.box.src_start.push_back(cut_d.lo - cut_d.block * src_local[d]);
+        piece.box.dst_start.push_back(cut_d.lo - box[d].start);
+        piece.box.extent.push_back(cut_d.hi - cut_d.lo);
+        piece.elements *= cut_d.hi - cut_d.lo;
       }
-      const auto& from = holders.at(blocks);
-      if (std::find(from.begin(), from.end(), receiver) != from.end()) {
-        t.from = receiver;
-      } else {
-        // Ordered by (off the receiver's node, sent so far): min_element keeps the first.
-        auto far = [&](int64_t d) { return node_size > 0 && d / node_size != receiver / node_size; };
-        t.from = *std::min_element(from.begin(), from.end(), [&](int64_t a, int64_t b) {
-          return std::make_pair(far(a), sent[a]) < std::make_pair(far(b), sent[b]);
-        });
-        sent[t.from] += volume;
-      }
-      table.push_back(std::move(t));
+      piece.holders = holders.at(blocks);
+      const bool held = std::find(piece.holders.begin(), piece.holders.end(), receiver) != piece.holders.end();
+      piece.box.from = held ? receiver : -1;
+      out.push_back(std::move(piece));
       more = false;
       for (std::size_t d = rank; d-- > 0;) {
         if (++at[d] < cut[d].size()) {
@@ -90,6 +81,24 @@ TransferTable transfer_table(const TypedState& before, const TypedState& after, 
         at[d] = 0;
       }
     }
+  }
+  return out;
+}
+
+TransferTable transfer_table(const TypedState& before, const TypedState& after, int64_t node_size) {
+  std::map<int64_t, int64_t> sent;  // elements sent so far per source device
+  TransferTable table;
+  for (TransferPiece& piece : transfer_pieces(before, after)) {
+    TransferBox& t = piece.box;
+    if (t.from < 0) {
+      // Ordered by (off the receiver's node, sent so far): min_element keeps the first.
+      auto far = [&](int64_t d) { return node_size > 0 && d / node_size != t.to / node_size; };
+      t.from = *std::min_element(piece.holders.begin(), piece.holders.end(), [&](int64_t a, int64_t b) {
+        return std::make_pair(far(a), sent[a]) < std::make_pair(far(b), sent[b]);
+      });
+      sent[t.from] += piece.elements;
+    }
+    table.push_back(std::move(t));
   }
   return table;
 }

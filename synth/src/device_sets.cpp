@@ -15,6 +15,7 @@
 #include "redist/plan/lowered.hpp"
 #include "redist/plan/typing.hpp"
 #include "redist/synth/mesh_change.hpp"
+#include "transfer_senders.hpp"
 
 namespace redist {
 
@@ -46,16 +47,18 @@ bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh) {
 
 namespace {
 
-/// `plan` with the sends of its transfer (step `k`) on the receivers' nodes listed
-/// where they differ from the lowering's own (transfer_table with nodes); `plan` as it
-/// is without nodes or when it does not type.
-Plan with_node_senders(Plan plan, std::size_t k, int64_t node_size) {
-  if (node_size <= 0) return plan;
+/// `plan` with the sends of its transfer (step `k`) chosen under `model`, listed where
+/// they differ from the lowering's own: searched (transfer_senders.hpp) when `search` or
+/// when the model has nodes (where the lowering's rule, a replica on the receiver's node
+/// first, often pays both links' latencies), else the rule; `plan` as it is when it does
+/// not type.
+Plan with_senders(Plan plan, std::size_t k, const CostModel& model, bool search) {
+  if (model.transfer_node_size <= 0 && !search) return plan;
   auto typed = type_plan(plan);
   if (!typed) return plan;
   const TypedState before = k == 0 ? TypedState{plan.mesh, plan.source} : (*typed)[k - 1];
-  TransferTable near = transfer_table(before, (*typed)[k], node_size);
-  if (near != transfer_table(before, (*typed)[k])) std::get<Transfer>(plan.steps[k].op).table = std::move(near);
+  TransferTable chosen = synth_detail::search_senders(before, (*typed)[k], model).table;
+  if (chosen != transfer_table(before, (*typed)[k])) std::get<Transfer>(plan.steps[k].op).table = std::move(chosen);
   return plan;
 }
 
@@ -88,7 +91,7 @@ std::vector<std::pair<DistType, Step>> staged_gathers(const Mesh& mesh, const Di
 }  // namespace
 
 Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
-                             const CostModel& model) {
+                             const CostModel& model, bool search_senders) {
   if (auto s = validate(src, src_mesh); !s) return invalid_error("source: " + s.error().message);
   if (auto s = validate(dst, dst_mesh); !s) return invalid_error("target: " + s.error().message);
   if (auto s = same_array(src, dst); !s) return s.error();
@@ -105,7 +108,7 @@ Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Me
     p.steps.emplace_back(Transfer{sent, dst_mesh, std::nullopt});
     if (gather) p.steps.push_back(std::move(*gather));
     if (!dst.reduce_axes.empty()) p.steps.emplace_back(AddPending{dst.reduce_axes, dst.reduce_op});
-    return with_node_senders(std::move(p), k, model.transfer_node_size);
+    return with_senders(std::move(p), k, model, search_senders);
   };
   Plan best = finish(to, std::nullopt);
   auto best_cost = plan_cost(model, best);

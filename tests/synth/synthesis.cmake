@@ -34,6 +34,7 @@ redist_synthesis_test(synth_uneven_tests
 
 redist_synthesis_test(synth_engine_property_tests
   SOURCES engine_property_test.cpp in_place_test.cpp split_by_class_test.cpp slice_targets_test.cpp gather_order_test.cpp permute_first_test.cpp
+    transfer_senders_test.cpp
   LIBS redist_synth redist_verify
   LABELS unit)
 

@@ -177,6 +177,20 @@ struct LoweredPlan {
 /// sends once.
 std::vector<PermuteMove> permute_moves(const TypedState& before, const TypedState& after);
 
+/// One piece of a transfer: a target device's box cut along the source blocks. `box`
+/// has every field but the sender, which is the receiver itself when it holds the
+/// block (the piece stays) and -1 otherwise; `holders` are the devices holding the
+/// block, in source mesh order.
+struct TransferPiece {
+  TransferBox box;
+  std::vector<int64_t> holders;
+  int64_t elements = 0;
+};
+
+/// Returns the pieces of a transfer from `before` to `after`, by target mesh position
+/// and then by source block; every target element is in exactly one.
+std::vector<TransferPiece> transfer_pieces(const TypedState& before, const TypedState& after);
+
 /// The sends of a transfer from `before` to `after` (another device set): each target
 /// device's box cut along the source blocks, each piece once, kept where the receiver
 /// holds it, else sent by the holder of that block that has sent the least so far

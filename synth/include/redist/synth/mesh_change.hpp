@@ -23,12 +23,13 @@ bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh);
 /// axes, the transfer may instead send each element to one device of each group along
 /// them and an all_gather on the target mesh copy it within the group ("staged"), which
 /// moves fewer bytes over the links between the meshes; the cheaper plan under `model`
-/// is returned (ties: the direct one). With the model's transfer.node_size > 0 the
-/// transfer lists its sends (transfer_table with nodes) where a replica on the
-/// receiver's node changes a sender; otherwise the lowering chooses them. Errors:
+/// is returned (ties: the direct one). The transfer's senders are searched under the
+/// model (docs/meshes.md "Senders") when the model has nodes (transfer.node_size > 0)
+/// or `search_senders` is set (the optimal mode), else the lowering's rule chooses
+/// them; listed as `sends=` where they differ from the lowering's own. Errors:
 /// invalid types or other arrays (invalid).
 Result<Plan> device_set_plan(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
-                             const CostModel& model);
+                             const CostModel& model, bool search_senders = false);
 
 /// True when the pair needs the rewrite: the meshes differ in their axes or are not
 /// both over devices 0..N-1.
