@@ -215,6 +215,20 @@ def test_transfer_senders_on_the_receivers_node():
     assert redist.check(near).verified
 
 
+def test_staged_transfer_to_a_replicated_target():
+    # Two inference replicas ({dp:2, tp:2} on 4-7) under the default link classes: each
+    # element crosses once, to one replica, and is gathered over dp (docs/meshes.md).
+    args = ("{x:4}", "f32[{x}512, 256]", "f32[512, {tp}256]")
+    links = redist.CostModel.parse("transfer.link = inter\n")
+    staged = redist.plan(*args, target_mesh="{dp:2, tp:2} devices=[4,5,6,7]", cost_model=links)
+    assert [s.kind for s in staged.steps] == ["transfer", "all_gather"]
+    direct = redist.plan(*args, target_mesh="{dp:2, tp:2} devices=[4,5,6,7]")
+    assert [s.kind for s in direct.steps] == ["transfer"]
+    assert staged.cost(links).time_us < direct.cost(links).time_us
+    report = redist.check(staged)
+    assert report.verified and report.transfers == "tight"
+
+
 def test_budget_errors_and_scope():
     with pytest.raises(redist.NoPlanError) as info:
         redist.plan(MESH, SRC, DST, budget=32)
