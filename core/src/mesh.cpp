@@ -93,6 +93,13 @@ bool Mesh::has_device(int64_t device) const {
   return it != sorted_ids_.end() && it->first == device;
 }
 
+bool Mesh::same_devices(const Mesh& other) const {
+  if (compact() || other.compact()) return compact() && other.compact() && num_devices_ == other.num_devices_;
+  return num_devices_ == other.num_devices_ &&
+         std::equal(sorted_ids_.begin(), sorted_ids_.end(), other.sorted_ids_.begin(),
+                    [](const auto& a, const auto& b) { return a.first == b.first; });
+}
+
 std::vector<int64_t> Mesh::device_ids() const {
   std::vector<int64_t> ids;
   ids.reserve(static_cast<std::size_t>(num_devices_));

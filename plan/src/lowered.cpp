@@ -75,7 +75,10 @@ struct Lowerer {
     return LoweredAddPending{GroupSpec{s.axes, std::nullopt, product_of_sizes(s.axes)}, s.op};
   }
   LoweredOp operator()(const Transfer& s) const {
-    return LoweredTransfer{s.table ? *s.table : transfer_table(before, after)};
+    if (s.table) return LoweredTransfer{*s.table, false};
+    const bool one_holder = free_axes(before.mesh, before.type).empty() && before.type.reduce_axes.empty() &&
+                            !has_padding(before.type) && !has_padding(after.type);
+    return LoweredTransfer{transfer_table(before, after), one_holder};
   }
 };
 
@@ -118,7 +121,7 @@ DeviceGroups group_table(const GroupSpec& spec, const Mesh& mesh) {
 
 std::vector<int64_t> slice_offsets(const LoweredSlice& slice, const Mesh& mesh) {
   if (slice.offsets) return *slice.offsets;
-  std::vector<int64_t> offsets(static_cast<std::size_t>(mesh.device_ids().back() + 1), 0);  // by physical id
+  std::vector<int64_t> offsets(static_cast<std::size_t>(mesh.id_bound()), 0);  // by physical id
   for (const auto& group : group_table(slice.group, mesh))
     for (std::size_t i = 0; i < group.size(); ++i)
       offsets[static_cast<std::size_t>(group[i])] = static_cast<int64_t>(i) * slice.chunk;

@@ -223,7 +223,7 @@ class StepTyper {
     if (!mesh.same_axes(mesh_))
       return invalid_error(fmt::format("the new mesh {} does not have the axes of the current mesh {}", to_string(mesh),
                                        to_string(mesh_)));
-    if (mesh.device_ids() != mesh_.device_ids())
+    if (!mesh.same_devices(mesh_))
       return invalid_error(fmt::format("the new mesh {} is over other devices than the current mesh {}: a transfer "
                                        "moves an array between device sets",
                                        to_string(mesh), to_string(mesh_)));

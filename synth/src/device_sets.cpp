@@ -42,7 +42,7 @@ Step source_reduction(const Mesh& mesh, const DistType& src) {
 }  // namespace
 
 bool other_device_sets(const Mesh& src_mesh, const Mesh& dst_mesh) {
-  return src_mesh.device_ids() != dst_mesh.device_ids();
+  return !src_mesh.same_devices(dst_mesh);
 }
 
 namespace {

@@ -197,5 +197,28 @@ TEST(TransferNodes, SendsWithinANodeArePricedOnTheIntraClass) {
     EXPECT_FALSE(parse_cost_model(bad).ok()) << bad;
 }
 
+TEST(TransferLowering, SymbolicWhereEveryElementHasOneHolder) {
+  // The checker encodes these transfers as the holder relation (docs/checker.md
+  // "Transfers"): the lowering's own table, a source without a replicated axis, no padding.
+  auto symbolic = [](const std::string& text) {
+    auto lowered = lower(parsed(text));
+    EXPECT_TRUE(lowered.ok()) << text;
+    return std::get<LoweredTransfer>(lowered->steps.at(0).op).symbolic;
+  };
+  EXPECT_TRUE(symbolic("mesh {x:4}\nsource f32[{x}8, 4]\ntransfer(mesh={y:4} devices=[4,5,6,7], to=f32[8, {y}4])"));
+  EXPECT_TRUE(symbolic("mesh {x:2, y:2}\nsource f32[{y}8, {x}4]\ntransfer(mesh={u:2} devices=[2,9], to=f32[8, 4])"));
+  EXPECT_FALSE(symbolic(kPlan));  // replicated over r: the table says which replica sends
+  EXPECT_FALSE(symbolic("mesh {x:4}\nsource f32[{x}8, 4]\ntransfer(mesh={y:4} devices=[4,5,6,7], to=f32[8, {y}4], "
+                        "sends=[(0, 4, [0, 0], [0, 0], [2, 1]), (1, 4, [0, 0], [2, 0], [2, 1]), "
+                        "(2, 4, [0, 0], [4, 0], [2, 1]), (3, 4, [0, 0], [6, 0], [2, 1]), "
+                        "(0, 5, [0, 1], [0, 0], [2, 1]), (1, 5, [0, 1], [2, 0], [2, 1]), "
+                        "(2, 5, [0, 1], [4, 0], [2, 1]), (3, 5, [0, 1], [6, 0], [2, 1]), "
+                        "(0, 6, [0, 2], [0, 0], [2, 1]), (1, 6, [0, 2], [2, 0], [2, 1]), "
+                        "(2, 6, [0, 2], [4, 0], [2, 1]), (3, 6, [0, 2], [6, 0], [2, 1]), "
+                        "(0, 7, [0, 3], [0, 0], [2, 1]), (1, 7, [0, 3], [2, 0], [2, 1]), "
+                        "(2, 7, [0, 3], [4, 0], [2, 1]), (3, 7, [0, 3], [6, 0], [2, 1])])"));  // explicit
+  EXPECT_FALSE(symbolic("mesh {x:3}\nsource f32[{x}7, 4]\ntransfer(mesh={y:2} devices=[2,7], to=f32[{y}7, 4])"));
+}
+
 }  // namespace
 }  // namespace redist

@@ -412,12 +412,16 @@ TEST(DeviceSetsTest, PendingSumIsReduceScatteredBeforeTheTransfer) {
 }
 
 TEST(DeviceSetsTest, AllToAllTransferOf64DevicesIsProvedTight) {
-  // 4,096 sends: proved because the relation and the coverage and sends-once queries
-  // split on the receiver (docs/checker.md "Transfers"); one flat disjunction was
-  // `unknown` at the default timeout.
+  // 4,096 sends given as a table (sends=, so not the symbolic relation): proved because
+  // the relation and the coverage and sends-once queries split on the receiver
+  // (docs/checker.md "Transfers"); one flat disjunction was `unknown` at the default
+  // timeout.
   const Anchor c = all_to_all_transfer(64);
-  const Plan plan = plan_of(c);
+  const Plan plan = with_sends(plan_of(c), [](TransferTable&) {});
   EXPECT_EQ(sends_of(plan).size(), 4096u);
+  auto lowered = lower(plan);
+  ASSERT_TRUE(lowered.ok());
+  EXPECT_FALSE(std::get<LoweredTransfer>(lowered->steps[0].op).symbolic);
   auto report = check_plan(plan);
   ASSERT_TRUE(report.ok()) << report.error().to_string();
   EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
@@ -430,6 +434,61 @@ TEST(DeviceSetsTest, AllToAllTransferOf64DevicesIsProvedTight) {
   ASSERT_TRUE(data.ok()) << data.error().to_string();
   const auto mismatch = compare(c.target_mesh, c.target, *data);
   EXPECT_FALSE(mismatch.has_value()) << mismatch->to_string();
+}
+
+TEST(DeviceSetsTest, SymbolicTransferOf256DevicesIsProvedTight) {
+  // 65,536 sends, four times the most a table is posed with: every source element has
+  // one holder, so the checker encodes the lowering's table as the holder relation
+  // (docs/checker.md "Transfers") and proves G1-G3 without enumerating the sends.
+  const Anchor c = all_to_all_transfer(256);
+  const Plan plan = plan_of(c);
+  auto lowered = lower(plan);
+  ASSERT_TRUE(lowered.ok());
+  const auto& transfer = std::get<LoweredTransfer>(lowered->steps[0].op);
+  EXPECT_TRUE(transfer.symbolic);
+  EXPECT_EQ(transfer.sends.size(), 65536u);
+  auto report = check_plan(plan);
+  ASSERT_TRUE(report.ok()) << report.error().to_string();
+  EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
+  EXPECT_EQ(report->memory.verdict, Verdict::proved) << report->memory.detail;
+  EXPECT_EQ(report->no_peak.verdict, Verdict::proved) << report->no_peak.detail;
+  EXPECT_EQ(report->tight.verdict, Verdict::proved) << report->tight.detail;
+  EXPECT_EQ(report->transfers, Transfers::tight);
+  EXPECT_TRUE(report->verified());
+  auto data = run_plan(plan, distribute(c.mesh, c.source));
+  ASSERT_TRUE(data.ok()) << data.error().to_string();
+  const auto mismatch = compare(c.target_mesh, c.target, *data);
+  EXPECT_FALSE(mismatch.has_value()) << mismatch->to_string();
+}
+
+TEST(DeviceSetsTest, WrongGatherAfterASymbolicTransferIsRefutedAndConfirmed) {
+  // The symbolic relation is not vacuous: after a 16-device transfer (symbolic at any
+  // size), a gather over y whose one group lists devices 16 and 17 the other way round
+  // puts device 17's columns where 16's belong; G1 is refuted through the transfer and
+  // the interpreter agrees.
+  const Anchor c = all_to_all_transfer(16);
+  Plan plan = plan_of(c);
+  auto lowered = lower(plan);
+  ASSERT_TRUE(lowered.ok());
+  EXPECT_TRUE(std::get<LoweredTransfer>(lowered->steps[0].op).symbolic);
+  std::vector<int64_t> group;
+  for (int64_t d = 16; d < 32; ++d) group.push_back(d);
+  std::swap(group[0], group[1]);
+  plan.steps.push_back(Step{AllGather{1, {AxisRef{"y", 1, 16, false}}}, DeviceGroups{group}});
+  plan.target = parse_type("f32[256, 64]", c.target_mesh).value();
+  auto report = check_plan(plan);
+  ASSERT_TRUE(report.ok()) << report.error().to_string();
+  ASSERT_EQ(report->correct.verdict, Verdict::refuted) << report->correct.detail;
+  ASSERT_TRUE(report->correct.counterexample.has_value());
+  const Counterexample& ce = *report->correct.counterexample;
+  EXPECT_EQ(ce.step, 2);
+  ASSERT_TRUE(ce.actual_global.has_value());
+  auto data = run_plan(plan, distribute(c.mesh, c.source));
+  ASSERT_TRUE(data.ok()) << data.error().to_string();
+  const LocalBuffer& held = (*data)[static_cast<std::size_t>(ce.device)];
+  const int64_t at = ce.local_index[0] * held.shape[1] + ce.local_index[1];
+  EXPECT_EQ(held.values[static_cast<std::size_t>(at)], element_value(*plan.target, *ce.actual_global));
+  EXPECT_NE(held.values[static_cast<std::size_t>(at)], element_value(*plan.target, ce.expected_global));
 }
 
 TEST(DeviceSetsTest, WrongSenderAmong4096SendsIsRefutedAndConfirmed) {
@@ -559,6 +618,34 @@ TEST(DeviceSetsTest, ReductionsBesideATransferAreMeasuredInTotal) {
   EXPECT_TRUE(counted->verified());  // excess is a proved measurement
 }
 
+/// Checks with the interpreter that counterexample `ce` of an excess (a target element
+/// device ce.device holds in the source and receives again in step 2 of `plan`) is what
+/// happens: the device holds the element's value in the source, not after step 1, and
+/// again after step 2.
+void expect_held_dropped_and_received_again(const Plan& plan, const Counterexample& ce) {
+  ASSERT_EQ(ce.step, 2);
+  ASSERT_EQ(ce.expected_global.size(), 2u);
+  const auto states = type_plan(plan);
+  ASSERT_TRUE(states.ok());
+  const auto d = static_cast<std::size_t>(ce.device);
+  auto held = [&](const MeshData& data, const TypedState& state) {
+    if (!state.mesh.has_device(ce.device)) return false;
+    const auto box = shard_box(state.mesh, state.type, state.mesh.coords_of_device(ce.device));
+    for (std::size_t i = 0; i < 2; ++i)
+      if (ce.expected_global[i] < box[i].start || ce.expected_global[i] >= box[i].start + box[i].size) return false;
+    const int64_t at = (ce.expected_global[0] - box[0].start) * data[d].shape[1] + ce.expected_global[1] - box[1].start;
+    return data[d].values[static_cast<std::size_t>(at)] == element_value(state.type, ce.expected_global);
+  };
+  MeshData data = distribute(plan.mesh, plan.source);
+  EXPECT_TRUE(held(data, TypedState{plan.mesh, plan.source}));
+  for (std::size_t k = 0; k < 2; ++k) {
+    auto next = run_step(k == 0 ? TypedState{plan.mesh, plan.source} : (*states)[k - 1], plan.steps[k], data);
+    ASSERT_TRUE(next.ok()) << next.error().to_string();
+    data = std::move(*next);
+    EXPECT_EQ(held(data, (*states)[k]), k == 1) << "after step " << k + 1;
+  }
+}
+
 TEST(DeviceSetsTest, ReceivedAgainBeforeAnAddPendingIsExcessAndConfirmed) {
   // {x:2} -> {y:2, z:2} f32[{y}8, 8] sum{z}: the plan splits the transfer over z and
   // gathers after it, so device 0, which holds rows 0-3 in the source, keeps rows 0-1
@@ -573,28 +660,30 @@ TEST(DeviceSetsTest, ReceivedAgainBeforeAnAddPendingIsExcessAndConfirmed) {
   ASSERT_TRUE(report->tight.counterexample.has_value());
   const Counterexample& ce = *report->tight.counterexample;
   EXPECT_EQ(ce.device, 0);
-  EXPECT_EQ(ce.step, 2);
-  ASSERT_EQ(ce.expected_global.size(), 2u);
   // The interpreter: device 0 holds the element in the source, not after the transfer,
   // and again after the gather.
-  const auto states = type_plan(plan);
-  ASSERT_TRUE(states.ok());
-  auto held = [&](const MeshData& data, const TypedState& state) {
-    const auto box = shard_box(state.mesh, state.type, state.mesh.coords_of_device(0));
-    for (std::size_t d = 0; d < 2; ++d)
-      if (ce.expected_global[d] < box[d].start || ce.expected_global[d] >= box[d].start + box[d].size) return false;
-    // The buffer holds the element's value at its local index.
-    const int64_t at = (ce.expected_global[0] - box[0].start) * data[0].shape[1] + ce.expected_global[1] - box[1].start;
-    return data[0].values[static_cast<std::size_t>(at)] == element_value(state.type, ce.expected_global);
-  };
-  MeshData data = distribute(plan.mesh, plan.source);
-  EXPECT_TRUE(held(data, TypedState{plan.mesh, plan.source}));
-  for (std::size_t k = 0; k < 2; ++k) {
-    auto next = run_step(k == 0 ? TypedState{plan.mesh, plan.source} : (*states)[k - 1], plan.steps[k], data);
-    ASSERT_TRUE(next.ok()) << next.error().to_string();
-    data = std::move(*next);
-    EXPECT_EQ(held(data, (*states)[k]), k == 1) << "after step " << k + 1;
-  }
+  expect_held_dropped_and_received_again(plan, ce);
+}
+
+TEST(DeviceSetsTest, TheExcessReportedIsTheCaseTheSolverFound) {
+  // A staged transfer onto devices 4-11 from {x:4, y:2} on 0-7: device 6 holds rows
+  // 48-55 in the source, the transfer sends it rows 0-31 (its dp half) and the gather
+  // brings rows 48-55 back. The counterexample is that element, read from the case the
+  // solver satisfied; a case of another component, whose variables the model leaves
+  // free, is never reported (it once named an all_gather that "sent away" an element).
+  const Plan plan = parse_plan(
+                        "mesh {x:4, y:2}\nsource f32[{x,y}64, 16]\n"
+                        "transfer(mesh={dp:2, tp:4} devices=[4,5,6,7,8,9,10,11], to=f32[{dp}64, {tp}16])\n"
+                        "all_gather(dim=0, axes={dp})\ntarget f32[64, {tp}16]\n")
+                        .value();
+  auto report = check_plan(plan);
+  ASSERT_TRUE(report.ok()) << report.error().to_string();
+  EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
+  ASSERT_EQ(report->tight.verdict, Verdict::refuted) << report->tight.detail;
+  ASSERT_TRUE(report->tight.counterexample.has_value());
+  const Counterexample& ce = *report->tight.counterexample;
+  EXPECT_NE(ce.reason.find("holds target element"), std::string::npos) << ce.reason;
+  expect_held_dropped_and_received_again(plan, ce);
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ Status check_tables(const LoweredStep& step) {
                                                s.group.size, product_of_sizes(s.group.axes)));
           }
           if constexpr (std::is_same_v<Op, LoweredSlice>) {
-            const int64_t ids = mesh.device_ids().back() + 1;  // indexed by physical id
+            const int64_t ids = mesh.id_bound();  // indexed by physical id
             if (s.offsets && static_cast<int64_t>(s.offsets->size()) != ids)
               return invalid_error(fmt::format("the offsets table has {} entries for device ids 0..{}",
                                                s.offsets->size(), ids - 1));
@@ -111,7 +111,7 @@ std::size_t largest_table(const LoweredPlan& plan) {
           if constexpr (std::is_same_v<Op, LoweredPermute>) {
             if (s.table) most = std::max(most, s.table->size());
           } else if constexpr (std::is_same_v<Op, LoweredTransfer>) {
-            most = std::max(most, s.sends.size());
+            if (!s.symbolic) most = std::max(most, s.sends.size());
           } else {
             if (s.group.table)
               for (const auto& group : *s.group.table) most = std::max(most, group.size() * s.group.table->size());

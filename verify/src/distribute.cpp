@@ -42,7 +42,7 @@ int64_t share(ReduceOp op, int64_t value, int64_t r, int64_t reductions) {
 
 }  // namespace
 
-int64_t buffer_slots(const Mesh& mesh) { return mesh.device_ids().back() + 1; }
+int64_t buffer_slots(const Mesh& mesh) { return mesh.id_bound(); }
 
 MeshData distribute(const Mesh& mesh, const DistType& type) {
   const auto shape = local_shape(type);

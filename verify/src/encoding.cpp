@@ -247,7 +247,7 @@ const std::optional<std::vector<int64_t>>& Encoding::pairs_off_moves(const Lower
 
 z3::expr Encoding::group_index(const GroupSpec& spec, const Device& d) {
   const DeviceGroups& table = *spec.table;
-  std::vector<int64_t> group_of(static_cast<std::size_t>(d.mesh->device_ids().back() + 1), 0);  // by physical id
+  std::vector<int64_t> group_of(static_cast<std::size_t>(d.mesh->id_bound()), 0);  // by physical id
   for (std::size_t g = 0; g < table.size(); ++g)
     for (int64_t dev : table[g]) group_of[static_cast<std::size_t>(dev)] = static_cast<int64_t>(g);
   const z3::expr g = q_.table("group", &table, group_of, physical(d));

@@ -19,9 +19,12 @@ namespace redist::smt {
 
 namespace {
 
-/// The sends of step k when it is a transfer.
+/// The sends of step k when it is a transfer with a table. A symbolic transfer's relation
+/// (step_relations.cpp) relates every element of a new buffer to exactly one element,
+/// on the one holder of its global index, so it covers each element once by its form.
 const LoweredTransfer* transfer_at(const LoweredPlan& plan, std::size_t k) {
-  return std::get_if<LoweredTransfer>(&plan.steps[k - 1].op);
+  const auto* t = std::get_if<LoweredTransfer>(&plan.steps[k - 1].op);
+  return t && !t->symbolic ? t : nullptr;
 }
 
 /// The sends of `t` grouped by receiver, in the order of the receivers' ids.

@@ -53,8 +53,9 @@ Arrival trace_arrival(Encoding& enc, const LoweredPlan& plan, std::size_t k) {
     const LoweredStep& next = plan.steps[m - 1];
     const std::string name = fmt::format("{}_at{}", prefix, m);
     const bool transfer = std::holds_alternative<LoweredTransfer>(next.op);
-    Location there{transfer ? enc.device(next.after.mesh, name) : enc.same_device_on(here.device, next.after.mesh, name),
-                   stay_index(enc, next, here)};
+    const Device device =
+        transfer ? enc.device(next.after.mesh, name) : enc.same_device_on(here.device, next.after.mesh, name);
+    Location there{device, stay_index(enc, next, here, device)};
     z3::expr stays = relate(enc, next, here, there) && enc.in_bounds(there.index, local_shape(next.after.type));
     if (transfer) {
       // Across meshes the device may not be in the new one, so its id there is not a
@@ -62,8 +63,8 @@ Arrival trace_arrival(Encoding& enc, const LoweredPlan& plan, std::size_t k) {
       // prove every query vacuously). Instead: where a box stays on here's device and
       // holds its index, `there` is that device; the element stays exactly when the
       // transfer relates it to the same physical device (which only such a box does).
-      q.add("domain", implies(stays_on_device(enc, std::get<LoweredTransfer>(next.op), here),
-                              enc.physical(there.device) == enc.physical(here.device)));
+      q.add("domain",
+            implies(stays_on_device(enc, next, here), enc.physical(there.device) == enc.physical(here.device)));
       stays = stays && enc.physical(there.device) == enc.physical(here.device);
     }
     const z3::expr keep = q.ctx().bool_const(fmt::format("keep_{}_{}", k, m).c_str());
@@ -95,32 +96,30 @@ z3::expr lost_at(const Arrival& a, std::size_t i) {
   return e && !a.keep[i];
 }
 
-/// True when `e` holds in `model`.
-bool holds(const z3::model& model, const z3::expr& e) { return model.eval(e, true).is_true(); }
-
-/// Counterexample for an arrival lost at a later step, when `model` shows one.
-std::optional<Counterexample> lost_arrival(const z3::model& model, Encoding& enc, const LoweredPlan& plan,
-                                           const Arrival& a, bool slices_only) {
-  for (std::size_t i = 0; i < a.keep.size(); ++i) {
-    const std::size_t j = a.step + 1 + i;
-    const bool slice = std::holds_alternative<LoweredSlice>(plan.steps[j - 1].op);
-    if ((slices_only && !slice) || !holds(model, lost_at(a, i))) continue;
-    const LoweredStep& step = plan.steps[a.step - 1];
-    Counterexample ce;
-    ce.coords = coords_in(model, enc, a.at.device);
-    ce.local_index = values_in(model, a.at.index);
-    ce.device = step.after.mesh.device_at_coords(ce.coords);
-    ce.expected_global = local_to_global(step.after.mesh, step.after.type, ce.coords, ce.local_index)
-                             .value_or(std::vector<int64_t>{});
-    ce.step = static_cast<int>(j);
-    ce.reason = fmt::format("device {} receives the element at local {} in step {} ({}) and loses it in step {} "
-                            "({}, {})",
-                            ce.device, shape_text(ce.local_index), a.step, lowered_name(step.op), j,
-                            lowered_name(plan.steps[j - 1].op), slice ? "dropped by the slice" : "sent away");
-    return ce;
-  }
-  return std::nullopt;
+/// The counterexample of arrival `a` lost at step a.step+1+i, read from `model` (which
+/// shows that case).
+Counterexample lost_arrival(const z3::model& model, Encoding& enc, const LoweredPlan& plan, const Arrival& a,
+                            std::size_t i) {
+  const std::size_t j = a.step + 1 + i;
+  const bool slice = std::holds_alternative<LoweredSlice>(plan.steps[j - 1].op);
+  const LoweredStep& step = plan.steps[a.step - 1];
+  Counterexample ce;
+  ce.coords = coords_in(model, enc, a.at.device);
+  ce.local_index = values_in(model, a.at.index);
+  ce.device = step.after.mesh.device_at_coords(ce.coords);
+  ce.expected_global =
+      local_to_global(step.after.mesh, step.after.type, ce.coords, ce.local_index).value_or(std::vector<int64_t>{});
+  ce.step = static_cast<int>(j);
+  ce.reason = fmt::format("device {} receives the element at local {} in step {} ({}) and loses it in step {} ({}, {})",
+                          ce.device, shape_text(ce.local_index), a.step, lowered_name(step.op), j,
+                          lowered_name(plan.steps[j - 1].op), slice ? "dropped by the slice" : "sent away");
+  return ce;
 }
+
+/// The cases "arrival a lost at step a.step+1+i" posed, in the order of the query's
+/// cases (the model of a refutation names the one that holds; other cases' variables
+/// may be left free by it, so they are not evaluated).
+using LostCases = std::vector<std::pair<const Arrival*, std::size_t>>;
 
 /// True when some device of `b` is in `a`.
 bool share_devices(const Mesh& a, const Mesh& b) {
@@ -135,9 +134,13 @@ PropertyResult prove_no_peak(const LoweredPlan& plan, const TypedState& target, 
   Encoding enc(q, plan, target);
   const auto traced = arrivals(enc, plan);
   z3::expr_vector bad(q.ctx());
+  LostCases lost;
   for (const auto& a : traced)
     for (std::size_t i = 0; i < a.keep.size(); ++i)
-      if (std::holds_alternative<LoweredSlice>(plan.steps[a.step + i].op)) bad.push_back(lost_at(a, i));
+      if (std::holds_alternative<LoweredSlice>(plan.steps[a.step + i].op)) {
+        bad.push_back(lost_at(a, i));
+        lost.emplace_back(&a, i);
+      }
   if (bad.empty()) {
     PropertyResult r;
     r.verdict = Verdict::proved;
@@ -147,13 +150,10 @@ PropertyResult prove_no_peak(const LoweredPlan& plan, const TypedState& target, 
   const Solved solved = solve(q, q.ctx().bool_val(true), bad, options.timeout_ms, options.keep_smt2);
   PropertyResult result = result_of(solved, "no received element is later dropped by a slice on its device");
   if (!solved.model) return result;
-  for (const auto& a : traced) {
-    if (auto ce = lost_arrival(*solved.model, enc, plan, a, true)) {
-      result.detail = ce->reason;
-      result.counterexample = std::move(ce);
-      break;
-    }
-  }
+  const auto [arrival, i] = lost[solved.holds_case];
+  Counterexample ce = lost_arrival(*solved.model, enc, plan, *arrival, i);
+  result.detail = ce.reason;
+  result.counterexample = std::move(ce);
   return result;
 }
 
@@ -165,8 +165,12 @@ PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, co
   z3::expr_vector bad(q.ctx());
   // Arrivals that are lost again.
   const auto traced = arrivals(enc, plan);
+  LostCases lost;
   for (const auto& a : traced)
-    for (std::size_t i = 0; i < a.keep.size(); ++i) bad.push_back(lost_at(a, i));
+    for (std::size_t i = 0; i < a.keep.size(); ++i) {
+      bad.push_back(lost_at(a, i));
+      lost.emplace_back(&a, i);
+    }
 
   // Target elements held by the device in the source that arrive anyway: the element's
   // global index lies in the device's source block of every dim.
@@ -201,12 +205,12 @@ PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, co
   PropertyResult result = result_of(solved, "every device receives exactly the target elements it lacks, once");
   if (!solved.model) return result;
   const z3::model& model = *solved.model;
-  for (const auto& a : traced) {
-    if (auto ce = lost_arrival(model, enc, plan, a, false)) {
-      result.detail = ce->reason;
-      result.counterexample = std::move(ce);
-      return result;
-    }
+  if (solved.holds_case < lost.size()) {  // a lost arrival; after them come the held cases
+    const auto [arrival, i] = lost[solved.holds_case];
+    Counterexample ce = lost_arrival(model, enc, plan, *arrival, i);
+    result.detail = ce.reason;
+    result.counterexample = std::move(ce);
+    return result;
   }
   Counterexample ce;
   ce.coords = coords_in(model, enc, t.device);
@@ -214,8 +218,7 @@ PropertyResult prove_tight(const LoweredPlan& plan, const TypedState& target, co
   ce.device = target.mesh.device_at_coords(ce.coords);
   ce.expected_global =
       local_to_global(target.mesh, target.type, ce.coords, ce.local_index).value_or(std::vector<int64_t>{});
-  for (std::size_t k = n; k > 0 && ce.step == 0; --k)
-    if (holds(model, moved[k])) ce.step = static_cast<int>(k);
+  ce.step = static_cast<int>(n - (solved.holds_case - lost.size()));  // held cases for steps n, n-1, ..., 1
   ce.reason = fmt::format("device {} holds target element {} in the source, yet it is received again in step {}",
                           ce.device, shape_text(ce.expected_global), ce.step);
   result.detail = ce.reason;

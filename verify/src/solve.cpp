@@ -82,6 +82,7 @@ Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& 
         if (shown < part.cases.size() &&
             (shown == 0 || check(part.facts, any_of_cases(part, 0, shown), kArithSolvers[0], 0.25, nullptr) == z3::unsat)) {
           out.model = std::move(whole);
+          out.holds_case = part.cases[shown];
           break;
         }
       }
@@ -97,6 +98,7 @@ Solved solve(Query& query, const z3::expr& precondition, const z3::expr_vector& 
         const bool last = attempt + 1 == std::size(kArithSolvers);
         answer = check(part.facts, cases[part.cases[c]], kArithSolvers[attempt], last ? 1.0 : 0.5, &out.model);
       }
+      if (out.model) out.holds_case = part.cases[c];
       undecided = undecided || answer == z3::unknown;
     }
   }

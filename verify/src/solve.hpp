@@ -14,6 +14,7 @@ namespace redist::smt {
 struct Solved {
   Verdict verdict = Verdict::unknown;  // unsat: proved, sat: refuted, else unknown
   std::optional<z3::model> model;      // when refuted
+  std::size_t holds_case = 0;          // when refuted: the index in `cases` of the case the model shows
   std::string reason;                  // unknown: Z3's reason
   double ms = 0;
   std::string smt2;                    // when asked for

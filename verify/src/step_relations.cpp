@@ -5,6 +5,8 @@
 
 #include "step_relations.hpp"
 
+#include <cassert>
+
 #include <algorithm>
 #include <map>
 #include <type_traits>
@@ -41,6 +43,7 @@ z3::expr slice_offset(Encoding& enc, const LoweredSlice& s, const Device& d) {
 /// all-to-all transfer (64 devices: `unknown` at 10 s as one flat disjunction).
 z3::expr transfer_relation(Encoding& enc, const LoweredTransfer& t, const Location& b, const Location& a) {
   z3::context& ctx = enc.query().ctx();
+  assert(!t.symbolic);
   const z3::expr from = enc.physical(b.device), to = enc.physical(a.device);
   std::map<int64_t, z3::expr_vector> by_receiver;
   for (const auto& box : t.sends) {
@@ -53,6 +56,31 @@ z3::expr transfer_relation(Encoding& enc, const LoweredTransfer& t, const Locati
   z3::expr_vector cases(ctx);
   for (const auto& [receiver, sends] : by_receiver) cases.push_back(to == enc.num(receiver) && z3::mk_or(sends));
   return z3::mk_or(cases);
+}
+
+/// A symbolic transfer (every source element has one holder, no padding): the element
+/// at `a` on the new mesh is the one at the same global index on its holder `b`:
+///   global(before.type, b, i) = global(after.type, a, i) for every dim i,
+///   0 <= b.l < L_before, 0 <= a.l < L_after.
+/// The lowering's table is exactly this relation enumerated (plan/src/transfer_table.cpp:
+/// each piece from the one holder of its block), with no formula per send.
+z3::expr symbolic_transfer_relation(Encoding& enc, const LoweredStep& step, const Location& b, const Location& a) {
+  z3::expr out = enc.in_bounds(b.index, local_shape(step.before.type)) &&
+                 enc.in_bounds(a.index, local_shape(step.after.type));
+  for (std::size_t i = 0; i < step.after.type.rank(); ++i)
+    out = out && enc.global(step.before.type, b, i) == enc.global(step.after.type, a, i);
+  return out;
+}
+
+/// `id` is the physical id of a device of `mesh`: one range check when its ids are
+/// consecutive, else one equality per device.
+z3::expr on_mesh(Encoding& enc, const Mesh& mesh, const z3::expr& id) {
+  const std::vector<int64_t> ids = mesh.device_ids();
+  if (ids.back() - ids.front() + 1 == static_cast<int64_t>(ids.size()))
+    return id >= enc.num(ids.front()) && id <= enc.num(ids.back());
+  z3::expr_vector any(enc.query().ctx());
+  for (int64_t d : ids) any.push_back(id == enc.num(d));
+  return z3::mk_or(any);
 }
 
 /// Send `box` reads the element at `b`: b's device is its sender and b's index lies in
@@ -198,14 +226,17 @@ struct Relate {
     return enc.same(b.device, a.device) && enc.member_index(s.group, a.device) == enc.num(0) &&
            equal_except(enc, b, a, {});
   }
-  // transfer: a table of boxes (transfer_relation above).
-  z3::expr operator()(const LoweredTransfer& t) const { return transfer_relation(enc, t, b, a); }
+  // transfer: a table of boxes (transfer_relation above), or the holder relation.
+  z3::expr operator()(const LoweredTransfer& t) const {
+    return t.symbolic ? symbolic_transfer_relation(enc, step, b, a) : transfer_relation(enc, t, b, a);
+  }
 };
 
 struct Stay {
   Encoding& enc;
   const LoweredStep& step;
   const Location& b;
+  const Device& there;
   std::vector<int64_t> lb = local_shape(step.before.type);
   std::vector<int64_t> la = local_shape(step.after.type);
 
@@ -238,9 +269,16 @@ struct Stay {
   }
   std::vector<z3::expr> operator()(const LoweredAllReduce&) const { return b.index; }
   std::vector<z3::expr> operator()(const LoweredAddPending&) const { return b.index; }
-  // The index the box that stays on b's device and holds b.l gives it (b.l elsewhere).
+  // The index the box that stays on b's device and holds b.l gives it (b.l elsewhere);
+  // symbolic: b's global index less the start of there's block.
   std::vector<z3::expr> operator()(const LoweredTransfer& t) const {
     auto l = b.index;
+    if (t.symbolic) {
+      for (std::size_t i = 0; i < l.size(); ++i)
+        l[i] = enc.global(step.before.type, b, i) -
+               enc.mixed_radix(there, step.after.type.dims[i].axes) * enc.num(la[i]);
+      return l;
+    }
     for (const auto& box : t.sends) {
       if (box.from != box.to) continue;
       const z3::expr inside = holds_at_source(enc, box, b);
@@ -253,7 +291,9 @@ struct Stay {
 
 }  // namespace
 
-z3::expr stays_on_device(Encoding& enc, const LoweredTransfer& t, const Location& before) {
+z3::expr stays_on_device(Encoding& enc, const LoweredStep& step, const Location& before) {
+  const auto& t = std::get<LoweredTransfer>(step.op);
+  if (t.symbolic) return on_mesh(enc, step.after.mesh, enc.physical(before.device));
   z3::expr_vector stays(enc.query().ctx());
   for (const auto& box : t.sends)
     if (box.from == box.to) stays.push_back(holds_at_source(enc, box, before));
@@ -264,8 +304,8 @@ z3::expr relate(Encoding& enc, const LoweredStep& step, const Location& before, 
   return std::visit(Relate{enc, step, before, after}, step.op);
 }
 
-std::vector<z3::expr> stay_index(Encoding& enc, const LoweredStep& step, const Location& before) {
-  return std::visit(Stay{enc, step, before}, step.op);
+std::vector<z3::expr> stay_index(Encoding& enc, const LoweredStep& step, const Location& before, const Device& there) {
+  return std::visit(Stay{enc, step, before, there}, step.op);
 }
 
 std::optional<std::vector<int64_t>> produced_shape(const LoweredStep& step) {

@@ -20,15 +20,18 @@ namespace redist::smt {
 /// combines, the element at `before` (on step.before.mesh)".
 z3::expr relate(Encoding& enc, const LoweredStep& step, const Location& before, const Location& after);
 
-/// Where the element at `before` would be after the step if it stays on its device:
-/// the local index it takes there (a term of `before`). It does stay exactly when
-/// relate(step, before, {that device, this index}) holds and the index is inside the
-/// buffer after the step; the relation, not this guess, decides.
-std::vector<z3::expr> stay_index(Encoding& enc, const LoweredStep& step, const Location& before);
+/// Where the element at `before` would be after the step if it stays on its device
+/// `there` (before's device on the mesh after the step; for a transfer a device of the
+/// new mesh with before's physical id, when it has one): the local index it takes there.
+/// It does stay exactly when relate(step, before, {there, this index}) holds and the
+/// index is inside the buffer after the step; the relation, not this guess, decides.
+std::vector<z3::expr> stay_index(Encoding& enc, const LoweredStep& step, const Location& before, const Device& there);
 
-/// The condition "some box of transfer `t` that stays on its device (from == to) is on
-/// `before`'s device and holds its index": the element then stays on that device.
-z3::expr stays_on_device(Encoding& enc, const LoweredTransfer& t, const Location& before);
+/// For transfer `step`: the condition "the element at `before` stays on its physical
+/// device": some box that stays (from == to) is on before's device and holds its
+/// index; for a symbolic transfer, before's physical id is a device of the new mesh (whose
+/// block then holds the element exactly when the index stay_index gives is in bounds).
+z3::expr stays_on_device(Encoding& enc, const LoweredStep& step, const Location& before);
 
 /// The local buffer shape the lowered collective of `step` produces from the declared
 /// shape before it (a gather or all_to_all keeps at most the declared extent of its

@@ -58,8 +58,8 @@ Result<Program> build_union_program(LoweredPlan plan) {
   const TypedState& source = plan.source;
   const TypedState& target = plan.steps.back().after;
   int64_t n = 0;
-  for (const TypedState* s : {&source, &target}) n = std::max(n, s->mesh.device_ids().back() + 1);
-  for (const LoweredStep& step : plan.steps) n = std::max(n, step.after.mesh.device_ids().back() + 1);
+  for (const TypedState* s : {&source, &target}) n = std::max(n, s->mesh.id_bound());
+  for (const LoweredStep& step : plan.steps) n = std::max(n, step.after.mesh.id_bound());
   for (LoweredStep& step : plan.steps) {
     if (std::holds_alternative<LoweredTransfer>(step.op)) continue;
     auto* gather = std::get_if<LoweredGather>(&step.op);

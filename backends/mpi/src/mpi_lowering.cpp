@@ -139,8 +139,8 @@ struct Materializer {
 Result<MpiProgram> lower_for_mpi(const Plan& plan) {
   auto lowered = lower(plan);
   if (!lowered) return lowered.error();
-  int64_t ranks = plan.mesh.device_ids().back() + 1;
-  for (const auto& step : lowered->steps) ranks = std::max(ranks, step.after.mesh.device_ids().back() + 1);
+  int64_t ranks = plan.mesh.id_bound();
+  for (const auto& step : lowered->steps) ranks = std::max(ranks, step.after.mesh.id_bound());
   if (ranks > INT_MAX)
     return unsupported_error(fmt::format("the plan names device {}, more than MPI ranks can number", ranks - 1));
   MpiProgram program{.source = lowered->source, .target = lowered->source, .steps = {}, .ranks = ranks};

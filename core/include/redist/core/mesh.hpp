@@ -48,11 +48,17 @@ class Mesh {
   bool has_explicit_order() const { return !devices_.empty(); }
   /// Explicit device order, empty for the row-major default.
   const std::vector<int64_t>& device_order() const { return devices_; }
-  /// True when the physical ids are 0..N-1 (in any order). Plans, the checker and the
-  /// backends run on compact meshes; other device ids are relabeled first.
+  /// True when the physical ids are 0..N-1 (in any order). Shardy and HloSharding
+  /// device lists, and an HLO module's partitions, are compact.
   bool compact() const { return sorted_ids_.empty(); }
   /// The physical device ids, ascending.
   std::vector<int64_t> device_ids() const;
+  /// Returns 1 + the largest physical id (N on a compact mesh): the size of a table
+  /// indexed by physical id.
+  int64_t id_bound() const { return sorted_ids_.empty() ? num_devices_ : sorted_ids_.back().first + 1; }
+  /// Returns whether `other` is over the same set of physical ids (in any order),
+  /// without listing them when both are compact.
+  bool same_devices(const Mesh& other) const;
   /// True when physical device d belongs to the mesh.
   bool has_device(int64_t device) const;
 

@@ -145,9 +145,14 @@ struct LoweredAddPending {
 /// A transfer between device sets: the explicit list of point-to-point sends, each a
 /// box of the sender's buffer (before) stored into the receiver's new buffer (after);
 /// a send to itself is a box that stays. Always a table: its entries depend on block
-/// intersections and on the choice of senders among replicas.
+/// intersections and on the choice of senders among replicas. `symbolic` when the
+/// table is the lowering's own for a source whose every element has ONE holder (no
+/// replicated axis, no padding on either side): then each target element comes from
+/// the one device that holds it, at the same global index, which the checker encodes
+/// as that relation instead of the table (docs/checker.md "Transfers").
 struct LoweredTransfer {
   TransferTable sends;
+  bool symbolic = false;
   bool operator==(const LoweredTransfer&) const = default;
 };
 
