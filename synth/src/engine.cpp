@@ -163,23 +163,77 @@ struct Seed {
     if (!kept) kept = synth_detail::keep_in_place(plan(), states);
     return *kept;
   }
-  /// Returns the bytes in_place() receives over all devices (computed once), or nullopt
-  /// when its figures cannot be taken.
-  std::optional<BigInt> received_total() {
-    if (!received)
-      if (auto figures = plan_figures(in_place())) received = figures->recv_bytes_total;
-    return received;
+  /// Returns the bytes in_place() receives over all devices (plan_figures()'s
+  /// recv_bytes_total, on the states in hand: the repair keeps them), computed once.
+  const BigInt& received_total() {
+    if (!received) {
+      const Plan& kept_plan = in_place();
+      BigInt total = 0;
+      const TypedState source{kept_plan.mesh, kept_plan.source};
+      for (std::size_t k = 0; k < kept_plan.steps.size(); ++k)
+        total += step_figures(k == 0 ? source : states[k - 1], states[k], kept_plan.steps[k]).recv_bytes_total;
+      received = std::move(total);
+    }
+    return *received;
+  }
+};
+
+/// type_plan(plan)'s states, or nullopt where it fails; the states of the steps `plan`
+/// shares from its first on with `base` (the same mesh, source and target; typed as
+/// `base_states`) taken from there, the others typed by apply_step.
+std::optional<std::vector<TypedState>> typed_after(const Plan& plan, const Plan& base,
+                                                   const std::vector<TypedState>& base_states) {
+  std::size_t shared = 0;
+  if (plan.mesh == base.mesh && plan.source == base.source && plan.target == base.target)
+    while (shared < plan.steps.size() && shared < base.steps.size() && plan.steps[shared] == base.steps[shared])
+      ++shared;
+  if (shared == 0) {  // type_plan's checks of the mesh and source hold for base's
+    auto states = type_plan(plan);
+    if (!states) return std::nullopt;
+    return std::move(*states);
+  }
+  std::vector<TypedState> states;
+  states.reserve(plan.steps.size());
+  states.insert(states.end(), base_states.begin(), base_states.begin() + static_cast<std::ptrdiff_t>(shared));
+  for (std::size_t k = shared; k < plan.steps.size(); ++k) {
+    auto next = apply_step(states.back(), plan.steps[k]);
+    if (!next) return std::nullopt;
+    states.push_back(std::move(*next));
+  }
+  if (plan.target) {  // type_plan's check of the target
+    const TypedState& state = states.back();
+    if (!(state.mesh == base_states.back().mesh) && !validate(*plan.target, state.mesh)) return std::nullopt;
+    if (canonical(*plan.target, state.mesh) != canonical(state.type, state.mesh)) return std::nullopt;
+  }
+  return states;
+}
+
+/// The modeled times of the permutes best_seed() has priced: a seed's rewrites mostly
+/// keep its permute, whose charged axes come from its lowering (the dearest step to price).
+struct PermuteTimes {
+  struct Priced {
+    TypedState before, after;
+    Step step;
+    double time_us;
+  };
+  std::vector<Priced> priced;
+  /// Returns step_cost(model, before, after, step).time_us, computed once per permute.
+  double time_us(const CostModel& model, const TypedState& before, const TypedState& after, const Step& step) {
+    if (!std::holds_alternative<CollectivePermute>(step.op)) return step_cost(model, before, after, step).time_us;
+    for (const auto& p : priced)
+      if (p.step == step && p.before == before && p.after == after) return p.time_us;
+    priced.push_back({before, after, step, step_cost(model, before, after, step).time_us});
+    return priced.back().time_us;
   }
 };
 
 /// The modeled time of `plan` through its typed `states`.
-double time_of(const CostModel& model, const Plan& plan, const std::vector<TypedState>& states) {
+double time_of(const CostModel& model, const Plan& plan, const std::vector<TypedState>& states,
+               PermuteTimes& permutes) {
   double time = 0;
-  TypedState before{plan.mesh, plan.source};
-  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
-    time += step_cost(model, before, states[k], plan.steps[k]).time_us;
-    before = states[k];
-  }
+  const TypedState source{plan.mesh, plan.source};
+  for (std::size_t k = 0; k < plan.steps.size(); ++k)
+    time += permutes.time_us(model, k == 0 ? source : states[k - 1], states[k], plan.steps[k]);
   return time;
 }
 
@@ -194,26 +248,31 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
                               const DistType& dst, const Mesh& dst_mesh, bool strict) {
   std::optional<Seed> best;
   const DistType want = canonical(dst, dst_mesh);
+  PermuteTimes permutes;
+  // `given`'s states (nullopt where it does not type-check), typed once for its rewrites.
+  std::optional<std::vector<TypedState>> given_states;
   auto consider = [&](const Plan* given, std::optional<Plan> rewritten) {
     const Plan& plan = rewritten ? *rewritten : *given;
     if (strict && rewritten && !slices_first(plan)) return;  // a rewrite may put a receive first
-    auto states = type_plan(plan);
+    auto states = !rewritten ? given_states
+                  : given_states ? typed_after(plan, *given, *given_states)
+                                 : std::nullopt;
     if (!states) return;
     const TypedState& last = states->empty() ? TypedState{plan.mesh, plan.source} : states->back();
     if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != want) return;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
       return;
     Seed candidate{given, std::move(rewritten), std::nullopt, std::move(*states), 0, std::nullopt};
-    candidate.time_us = time_of(model, candidate.plan(), candidate.states);
+    candidate.time_us = time_of(model, candidate.plan(), candidate.states, permutes);
     if (auto split = synth_detail::split_by_link_class(model, candidate.plan(), candidate.states))
-      if (auto split_states = type_plan(*split)) {
-        candidate.time_us = time_of(model, *split, *split_states);
+      if (auto split_states = typed_after(*split, candidate.plan(), candidate.states)) {
+        candidate.time_us = time_of(model, *split, *split_states, permutes);
         candidate.rewritten = std::move(split);
         candidate.states = std::move(*split_states);
       }
     if (auto slow = synth_detail::slow_gathers_first(model, candidate.plan()))
-      if (auto slow_states = type_plan(*slow)) {
-        const double time = time_of(model, *slow, *slow_states);
+      if (auto slow_states = typed_after(*slow, candidate.plan(), candidate.states)) {
+        const double time = time_of(model, *slow, *slow_states, permutes);
         if (cheaper(time, candidate.time_us)) {
           candidate.time_us = time;
           candidate.rewritten = std::move(slow);
@@ -222,23 +281,28 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
       }
     if (best && !cheaper(candidate.time_us, best->time_us)) {
       if (cheaper(best->time_us, candidate.time_us)) return;
-      const auto a = candidate.received_total(), b = best->received_total();
-      if (!a || !b || *a >= *b) return;
+      if (candidate.received_total() >= best->received_total()) return;
     }
     best = std::move(candidate);
   };
   for (const auto& seed : seeds) {
     if (strict && !slices_first(seed)) continue;
+    given_states.reset();
+    if (auto states = type_plan(seed)) given_states = std::move(*states);
     consider(&seed, std::nullopt);
-    if (auto fused = synth_detail::fused_all_to_alls(seed)) consider(&seed, std::move(fused));
-    if (auto fused = synth_detail::fused_all_gathers(model, seed)) consider(&seed, std::move(fused));
+    // Without states the seed does not type-check, and neither fusion applies.
+    if (given_states) {
+      if (auto fused = synth_detail::fused_all_to_alls(seed, &*given_states)) consider(&seed, std::move(fused));
+      if (auto fused = synth_detail::fused_all_gathers(model, seed, &*given_states)) consider(&seed, std::move(fused));
+    }
     for (auto& reordered : synth_detail::reordered_slices(seed)) consider(&seed, std::move(reordered));
     for (auto& aimed : synth_detail::slices_at_their_target(seed)) consider(&seed, std::move(aimed));
     for (auto& early : synth_detail::slow_gathers_early(model, seed)) consider(&seed, std::move(early));
     if (!(model.intra == model.inter))  // one link class: the permute costs the same on either side
       for (auto& first : synth_detail::permutes_first(seed)) consider(&seed, std::move(first));
   }
-  if (best && !(best->in_place() == best->plan())) best->time_us = time_of(model, best->in_place(), best->states);
+  if (best && !(best->in_place() == best->plan()))
+    best->time_us = time_of(model, best->in_place(), best->states, permutes);
   return best;
 }
 
