@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -42,7 +43,7 @@ Status check_refs(const Mesh& mesh, const Axes& axes) {
 }
 
 /// Ok when `dim` indexes a dim of `type`; `role` names it in the message ("dim", "src").
-Status check_dim(const DistType& type, int dim, const std::string& role) {
+Status check_dim(const DistType& type, int dim, std::string_view role) {
   if (dim < 0 || static_cast<std::size_t>(dim) >= type.rank())
     return invalid_error(fmt::format("{} {} is out of range for rank {}", role, dim, type.rank()));
   return Ok{};
@@ -64,7 +65,7 @@ Status check_unpadded(const DistType& type, int dim) {
 /// docs/notation.md, "Padded dims"). A gather concatenates the chunks and drops a padded
 /// tail; a slice keeps chunk j of its buffer, the part past the buffer's end padding.
 /// `step` names the move in the error.
-Status check_nests(const Dim& coarse, const Dim& fine, int dim, const std::string& step) {
+Status check_nests(const Dim& coarse, const Dim& fine, int dim, std::string_view step) {
   const int64_t n = coarse.global, rest = tile_count(coarse), tiles = tile_count(fine);
   if (tiles_nest(n, rest, tiles)) return Ok{};
   const int64_t chunk = (n + tiles - 1) / tiles, result = (n + rest - 1) / rest;
@@ -75,7 +76,7 @@ Status check_nests(const Dim& coarse, const Dim& fine, int dim, const std::strin
 }
 
 /// Ok when `a` and `b` may coexist in one type; `where` says where `b` is used.
-Status check_compatible(const AxisRef& a, const AxisRef& b, const std::string& where) {
+Status check_compatible(const AxisRef& a, const AxisRef& b, std::string_view where) {
   if (compatible(a, b)) return Ok{};
   const char* relation = overlaps(a, b) ? "overlaps" : "does not nest with";
   return invalid_error(fmt::format("axis {} {} {} {}", to_string(a), relation, to_string(b), where));
@@ -157,8 +158,8 @@ class StepTyper {
     for (const auto& a : s.axes) {
       for (std::size_t d = 0; d < type_.rank(); ++d)
         for (const auto& used : type_.dims[d].axes)
-          if (auto st = check_compatible(a, used, fmt::format("already used by dim {}", d)); !st)
-            return st.error();
+          if (!compatible(a, used))  // the message is built only for an error
+            return check_compatible(a, used, fmt::format("already used by dim {}", d)).error();
       for (const auto& used : type_.reduce_axes)
         if (auto st = check_compatible(a, used, "already used as a reduction axis"); !st) return st.error();
     }
