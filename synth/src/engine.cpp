@@ -281,6 +281,7 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
       }
     if (best && !cheaper(candidate.time_us, best->time_us)) {
       if (cheaper(best->time_us, candidate.time_us)) return;
+      if (candidate.plan() == best->plan()) return;  // (another seed's) same plan: the same bytes
       if (candidate.received_total() >= best->received_total()) return;
     }
     best = std::move(candidate);
@@ -326,10 +327,14 @@ void add_hints(const Seed& seed, Frame& frame) {
 /// Sets `result`'s plan to `plan` (of modeled time `time_us`) with its gathers ordered
 /// and merged where that is no dearer (gather_order.hpp), then gathers of two dims fused
 /// where that is cheaper (fuse_collectives.hpp: the order may have made two fast
-/// gathers adjacent), and its time to that plan's.
-void finish(const CostModel& model, const Plan& plan, double time_us, EngineResult& result) {
-  result.plan = synth_detail::merged_gathers(model, synth_detail::ordered_gathers(model, plan));
-  if (auto fused = synth_detail::fused_all_gathers(model, *result.plan)) result.plan = std::move(fused);
+/// gathers adjacent), and its time to that plan's. `states`: `plan`'s typed states, where
+/// the caller has them.
+void finish(const CostModel& model, const Plan& plan, double time_us, EngineResult& result,
+            const std::vector<TypedState>* states = nullptr) {
+  result.plan = synth_detail::merged_gathers(model, synth_detail::ordered_gathers(model, plan, states));
+  const bool same = *result.plan == plan;  // then `states` are its states too
+  if (auto fused = synth_detail::fused_all_gathers(model, *result.plan, same ? states : nullptr))
+    result.plan = std::move(fused);
   result.time_us = time_us;
   if (!(*result.plan == plan))
     if (auto cost = plan_cost(model, *result.plan)) result.time_us = cost->time_us;
@@ -354,7 +359,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   double best = INFINITY;  // the upper bound: the best plan's modeled time
   const auto seed = best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive);
   if (seed) {
-    finish(model, *seed->kept, seed->time_us, result);
+    finish(model, *seed->kept, seed->time_us, result, &seed->states);  // the repair keeps the states
     best = result.time_us;
     if (limits.max_expanded <= 0) {
       result.stopped = "no expansions allowed";
