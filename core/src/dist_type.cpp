@@ -118,17 +118,20 @@ std::vector<AxisRef> used_axes(const DistType& type) {
 }
 
 std::vector<AxisRef> free_axes(const Mesh& mesh, const DistType& type) {
-  const std::vector<AxisRef> used = used_axes(type);
   std::vector<AxisRef> free;
+  std::vector<const AxisRef*> mine;  // the used refs of one axis, by address (no copies)
   for (const auto& axis : mesh.axes()) {
-    std::vector<AxisRef> mine;
-    for (const auto& u : used)
-      if (u.name == axis.name) mine.push_back(u);
-    std::sort(mine.begin(), mine.end(), [](const AxisRef& a, const AxisRef& b) { return a.pre < b.pre; });
+    mine.clear();
+    for (const auto& d : type.dims)
+      for (const auto& u : d.axes)
+        if (u.name == axis.name) mine.push_back(&u);
+    for (const auto& u : type.reduce_axes)
+      if (u.name == axis.name) mine.push_back(&u);
+    std::sort(mine.begin(), mine.end(), [](const AxisRef* a, const AxisRef* b) { return a->pre < b->pre; });
     int64_t next = 1;  // start of the next unused factor
-    for (const auto& u : mine) {
-      if (u.pre > next) free.push_back(make_axis_ref(axis.name, next, u.pre / next, axis.size));
-      next = u.pre * u.size;
+    for (const AxisRef* u : mine) {
+      if (u->pre > next) free.push_back(make_axis_ref(axis.name, next, u->pre / next, axis.size));
+      next = u->pre * u->size;
     }
     if (next < axis.size) free.push_back(make_axis_ref(axis.name, next, axis.size / next, axis.size));
   }

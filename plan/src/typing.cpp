@@ -140,6 +140,14 @@ Axes without(const Axes& axes, const Axes& removed) {
   return out;
 }
 
+/// The canonical pending reduction axes of `type` on `mesh` (canonical() of the type
+/// without its dims, which it would copy for nothing).
+Axes pending_of(const DistType& type, const Mesh& mesh) {
+  DistType pending;
+  pending.reduce_axes = type.reduce_axes;
+  return canonical(pending, mesh).reduce_axes;
+}
+
 /// Maps the name of an axis of `mesh` to the axis size.
 struct AxisSizer {
   const Mesh& mesh;
@@ -239,7 +247,8 @@ class StepTyper {
           fmt::format("element type changes from {} to {}", elem_name(type_.elem), elem_name(to.elem)));
     if (to.rank() != type_.rank())
       return invalid_error(fmt::format("rank changes from {} to {}", type_.rank(), to.rank()));
-    if (canonical(type_, mesh_).reduce_axes != canonical(to, mesh).reduce_axes)
+    if ((!type_.reduce_axes.empty() || !to.reduce_axes.empty()) &&
+        pending_of(type_, mesh_) != pending_of(to, mesh))
       return invalid_error(
           fmt::format("reduction axes change from {} to {}", text(type_.reduce_axes), text(to.reduce_axes)));
     if (!to.reduce_axes.empty() && to.reduce_op != type_.reduce_op)
@@ -345,12 +354,12 @@ class StepTyper {
     if (auto st = check_refs(mesh_, m.axes); !st) return st;
     auto rest = strip_suffix(t.dims[m.src_dim].axes, m.axes, AxisSizer{mesh_});
     if (!rest) return not_suffix(m.axes, m.src_dim, t);
-    const DistType before = t;
+    const Dim src_before = t.dims[m.src_dim], dst_before = t.dims[m.dst_dim];
     t.dims[m.src_dim].axes = std::move(*rest);
     auto& dst = t.dims[m.dst_dim].axes;
     dst.insert(dst.end(), m.axes.begin(), m.axes.end());
-    if (auto st = check_nests(t.dims[m.src_dim], before.dims[m.src_dim], m.src_dim, "its gather"); !st) return st;
-    return check_nests(before.dims[m.dst_dim], t.dims[m.dst_dim], m.dst_dim, "its split");
+    if (auto st = check_nests(t.dims[m.src_dim], src_before, m.src_dim, "its gather"); !st) return st;
+    return check_nests(dst_before, t.dims[m.dst_dim], m.dst_dim, "its split");
   }
 
   /// The state on `mesh` with `type` in canonical form (no reduction: op sum).
