@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <queue>
 #include <unordered_map>
 
@@ -203,7 +204,8 @@ std::optional<std::vector<TypedState>> typed_after(const Plan& plan, const Plan&
   if (plan.target) {  // type_plan's check of the target
     const TypedState& state = states.back();
     if (!(state.mesh == base_states.back().mesh) && !validate(*plan.target, state.mesh)) return std::nullopt;
-    if (canonical(*plan.target, state.mesh) != canonical(state.type, state.mesh)) return std::nullopt;
+    if (!(state.type == *plan.target) && canonical(*plan.target, state.mesh) != canonical(state.type, state.mesh))
+      return std::nullopt;
   }
   return states;
 }
@@ -251,15 +253,17 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
   PermuteTimes permutes;
   // `given`'s states (nullopt where it does not type-check), typed once for its rewrites.
   std::optional<std::vector<TypedState>> given_states;
-  auto consider = [&](const Plan* given, std::optional<Plan> rewritten) {
+  // `last`: no rewrite of `given` follows, so its states move into its candidate.
+  auto consider = [&](const Plan* given, std::optional<Plan> rewritten, bool last_use = false) {
     const Plan& plan = rewritten ? *rewritten : *given;
     if (strict && rewritten && !slices_first(plan)) return;  // a rewrite may put a receive first
-    auto states = !rewritten ? given_states
+    auto states = !rewritten ? (last_use ? std::move(given_states) : given_states)
                   : given_states ? typed_after(plan, *given, *given_states)
                                  : std::nullopt;
     if (!states) return;
     const TypedState& last = states->empty() ? TypedState{plan.mesh, plan.source} : states->back();
-    if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != want) return;
+    // (Typed states are canonical: most equal `want` as they are.)
+    if (!(last.mesh == dst_mesh) || (!(last.type == want) && canonical(last.type, dst_mesh) != want)) return;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
       return;
     Seed candidate{given, std::move(rewritten), std::nullopt, std::move(*states), 0, std::nullopt};
@@ -290,17 +294,24 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     if (strict && !slices_first(seed)) continue;
     given_states.reset();
     if (auto states = type_plan(seed)) given_states = std::move(*states);
-    consider(&seed, std::nullopt);
-    // Without states the seed does not type-check, and neither fusion applies.
-    if (given_states) {
-      if (auto fused = synth_detail::fused_all_to_alls(seed, &*given_states)) consider(&seed, std::move(fused));
-      if (auto fused = synth_detail::fused_all_gathers(model, seed, &*given_states)) consider(&seed, std::move(fused));
+    // The rewrites (made from the seed alone) before the seed is ranked, so that its
+    // states move into its candidate where no rewrite is typed from them.
+    std::vector<Plan> rewrites;
+    auto add = [&](std::optional<Plan> plan) {
+      if (plan) rewrites.push_back(std::move(*plan));
+    };
+    auto add_all = [&](std::vector<Plan> plans) { std::move(plans.begin(), plans.end(), std::back_inserter(rewrites)); };
+    if (given_states) {  // without states the seed does not type-check, and neither fusion applies
+      add(synth_detail::fused_all_to_alls(seed, &*given_states));
+      add(synth_detail::fused_all_gathers(model, seed, &*given_states));
     }
-    for (auto& reordered : synth_detail::reordered_slices(seed)) consider(&seed, std::move(reordered));
-    for (auto& aimed : synth_detail::slices_at_their_target(seed)) consider(&seed, std::move(aimed));
-    for (auto& early : synth_detail::slow_gathers_early(model, seed)) consider(&seed, std::move(early));
+    add_all(synth_detail::reordered_slices(seed));
+    add_all(synth_detail::slices_at_their_target(seed));
+    add_all(synth_detail::slow_gathers_early(model, seed));
     if (!(model.intra == model.inter))  // one link class: the permute costs the same on either side
-      for (auto& first : synth_detail::permutes_first(seed)) consider(&seed, std::move(first));
+      add_all(synth_detail::permutes_first(seed));
+    consider(&seed, std::nullopt, rewrites.empty());
+    for (auto& rewritten : rewrites) consider(&seed, std::move(rewritten));
   }
   if (best && !(best->in_place() == best->plan()))
     best->time_us = time_of(model, best->in_place(), best->states, permutes);
