@@ -2,7 +2,7 @@
 // search, Shardy's own plans (its suite), XLA-style and gather-then-slice baselines on
 // the anchors, the Shardy suite and a seeded random suite; writes one CSV row per case
 // and planner and a summary (docs/results.md is generated from both by
-// bench/make_results.py).
+// bench/make_results.py); --plans writes each default plan's text, to diff two builds.
 
 #include <CLI/CLI.hpp>
 
@@ -30,6 +30,7 @@ struct Args {
   int64_t max_expanded = 20000;
   std::string csv;
   std::string summary;
+  std::string plans;
 };
 
 /// The model for `c`: the user's file where it names only axes of the case's mesh,
@@ -89,6 +90,10 @@ int run(const Args& args) {
           << " expanded states; random meshes' first " << args.random_inter_axes
           << " axis inter-node (25 GB/s, 5 us), others intra-node (300 GB/s, 1 us)\n";
   if (!args.csv.empty()) compare::write_csv(csv_file, results);
+  if (!args.plans.empty()) {
+    std::ofstream plans_file(args.plans);
+    for (const auto& r : results) plans_file << "# " << r.source->suite << " " << r.source->name << "\n" << r.greedy_text << "\n";
+  }
   return 0;
 }
 
@@ -108,6 +113,7 @@ int main(int argc, char** argv) {
   app.add_option("--max-expanded", args.max_expanded, "States the optimal search may expand per case");
   app.add_option("--csv", args.csv, "Write one row per case and planner here");
   app.add_option("--summary", args.summary, "Write the summary here (default: standard output)");
+  app.add_option("--plans", args.plans, "Write each case's default plan (synthesize()) as text here, to diff builds");
   CLI11_PARSE(app, argc, argv);
   return run(args);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "redist/plan/plan_text.hpp"
 #include "redist/synth/baselines.hpp"
 #include "redist/synth/synthesize.hpp"
 
@@ -34,6 +35,7 @@ CaseResult run_case(const corpus::Case& c, const CostModel& model, const Optimal
   }
   std::nth_element(times.begin(), times.begin() + 2, times.end());
   r.greedy_us = times[2];
+  r.greedy_text = plan ? to_string(*plan) : plan.error().to_string();
   r.plans.push_back(measure(model, "greedy", plan));
   const auto t = Clock::now();
   auto best = optimal_plan(model, c.mesh, c.src, c.target_mesh, c.dst, options);

@@ -23,6 +23,7 @@ struct CaseResult {
   int64_t optimal_expanded = 0;
   double greedy_us = 0;   // wall time of synthesize() (the engine's default mode), median of 5 calls
   double optimal_us = 0;  // wall time of optimal_plan(), one call
+  std::string greedy_text;  // synthesize()'s plan as text, or its error
 
   /// The row of `planner`, if the case has one.
   const Measured* find(const std::string& planner) const;

@@ -7,17 +7,20 @@
 namespace redist {
 
 Status validate(const DistType& type, const Mesh& mesh) {
-  std::vector<AxisRef> seen;
-  // `dim` is -1 for the reduction axes; the message is only built for an error (this
-  // runs on every state the synthesizer types).
+  // The refs checked so far, by address: this runs on every state the synthesizer types.
+  std::vector<const AxisRef*> seen;
+  std::size_t refs = type.reduce_axes.size();
+  for (const auto& d : type.dims) refs += d.axes.size();
+  seen.reserve(refs);
+  // `dim` is -1 for the reduction axes; the message is only built for an error.
   const auto where = [](int dim) { return dim < 0 ? std::string("reduction") : fmt::format("dimension {}", dim); };
   auto check = [&](const AxisRef& ref, int dim) -> Status {
     if (auto problem = detail::axis_ref_problem(mesh, ref))
       return invalid_error(fmt::format("{}: {}", where(dim), *problem));
-    for (const auto& earlier : seen)
-      if (auto conflict = detail::axis_conflict(earlier, ref))
+    for (const AxisRef* earlier : seen)
+      if (auto conflict = detail::axis_conflict(*earlier, ref))
         return invalid_error(fmt::format("{}: {}", where(dim), *conflict));
-    seen.push_back(ref);
+    seen.push_back(&ref);
     return Ok{};
   };
   for (std::size_t i = 0; i < type.dims.size(); ++i) {
@@ -115,17 +118,20 @@ std::vector<AxisRef> used_axes(const DistType& type) {
 }
 
 std::vector<AxisRef> free_axes(const Mesh& mesh, const DistType& type) {
-  const std::vector<AxisRef> used = used_axes(type);
   std::vector<AxisRef> free;
+  std::vector<const AxisRef*> mine;  // the used refs of one axis, by address (no copies)
   for (const auto& axis : mesh.axes()) {
-    std::vector<AxisRef> mine;
-    for (const auto& u : used)
-      if (u.name == axis.name) mine.push_back(u);
-    std::sort(mine.begin(), mine.end(), [](const AxisRef& a, const AxisRef& b) { return a.pre < b.pre; });
+    mine.clear();
+    for (const auto& d : type.dims)
+      for (const auto& u : d.axes)
+        if (u.name == axis.name) mine.push_back(&u);
+    for (const auto& u : type.reduce_axes)
+      if (u.name == axis.name) mine.push_back(&u);
+    std::sort(mine.begin(), mine.end(), [](const AxisRef* a, const AxisRef* b) { return a->pre < b->pre; });
     int64_t next = 1;  // start of the next unused factor
-    for (const auto& u : mine) {
-      if (u.pre > next) free.push_back(make_axis_ref(axis.name, next, u.pre / next, axis.size));
-      next = u.pre * u.size;
+    for (const AxisRef* u : mine) {
+      if (u->pre > next) free.push_back(make_axis_ref(axis.name, next, u->pre / next, axis.size));
+      next = u->pre * u->size;
     }
     if (next < axis.size) free.push_back(make_axis_ref(axis.name, next, axis.size / next, axis.size));
   }
@@ -141,13 +147,20 @@ std::vector<AxisRef> axes_minus(const std::vector<AxisRef>& axes, const std::vec
 
 DistType canonical(const DistType& type, const Mesh& mesh) {
   auto axis_size = [&](const std::string& name) { return mesh.axis_size(*mesh.axis_index(name)); };
+  // merge_adjacent() only where two neighbours merge (most types are canonical already).
+  auto merges = [](const std::vector<AxisRef>& axes) {
+    return std::adjacent_find(axes.begin(), axes.end(), [](const AxisRef& a, const AxisRef& b) {
+             return a.name == b.name && a.pre * a.size == b.pre;
+           }) != axes.end();
+  };
   DistType out = type;
-  for (auto& d : out.dims) d.axes = merge_adjacent(std::move(d.axes), axis_size);
+  for (auto& d : out.dims)
+    if (merges(d.axes)) d.axes = merge_adjacent(std::move(d.axes), axis_size);
   std::sort(out.reduce_axes.begin(), out.reduce_axes.end(), [&](const AxisRef& a, const AxisRef& b) {
     const auto ia = *mesh.axis_index(a.name), ib = *mesh.axis_index(b.name);
     return ia != ib ? ia < ib : a.pre < b.pre;
   });
-  out.reduce_axes = merge_adjacent(std::move(out.reduce_axes), axis_size);
+  if (merges(out.reduce_axes)) out.reduce_axes = merge_adjacent(std::move(out.reduce_axes), axis_size);
   return out;
 }
 

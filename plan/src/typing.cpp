@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -34,7 +35,7 @@ Status check_refs(const Mesh& mesh, const Axes& axes) {
 }
 
 /// Ok when `dim` indexes a dim of `type`; `role` names it in the message ("dim", "src").
-Status check_dim(const DistType& type, int dim, const std::string& role) {
+Status check_dim(const DistType& type, int dim, std::string_view role) {
   if (dim < 0 || static_cast<std::size_t>(dim) >= type.rank())
     return invalid_error(fmt::format("{} {} is out of range for rank {}", role, dim, type.rank()));
   return Ok{};
@@ -56,7 +57,7 @@ Status check_unpadded(const DistType& type, int dim) {
 /// docs/notation.md, "Padded dims"). A gather concatenates the chunks and drops a padded
 /// tail; a slice keeps chunk j of its buffer, the part past the buffer's end padding.
 /// `step` names the move in the error.
-Status check_nests(const Dim& coarse, const Dim& fine, int dim, const std::string& step) {
+Status check_nests(const Dim& coarse, const Dim& fine, int dim, std::string_view step) {
   const int64_t n = coarse.global, rest = tile_count(coarse), tiles = tile_count(fine);
   if (tiles_nest(n, rest, tiles)) return Ok{};
   const int64_t chunk = (n + tiles - 1) / tiles, result = (n + rest - 1) / rest;
@@ -67,7 +68,7 @@ Status check_nests(const Dim& coarse, const Dim& fine, int dim, const std::strin
 }
 
 /// Ok when `a` and `b` may coexist in one type; `where` says where `b` is used.
-Status check_compatible(const AxisRef& a, const AxisRef& b, const std::string& where) {
+Status check_compatible(const AxisRef& a, const AxisRef& b, std::string_view where) {
   if (compatible(a, b)) return Ok{};
   const char* relation = overlaps(a, b) ? "overlaps" : "does not nest with";
   return invalid_error(fmt::format("axis {} {} {} {}", to_string(a), relation, to_string(b), where));
@@ -132,6 +133,14 @@ Axes without(const Axes& axes, const Axes& removed) {
   return out;
 }
 
+/// The canonical pending reduction axes of `type` on `mesh` (canonical() of the type
+/// without its dims, which it would copy for nothing).
+Axes pending_of(const DistType& type, const Mesh& mesh) {
+  DistType pending;
+  pending.reduce_axes = type.reduce_axes;
+  return canonical(pending, mesh).reduce_axes;
+}
+
 /// Maps the name of an axis of `mesh` to the axis size.
 struct AxisSizer {
   const Mesh& mesh;
@@ -150,8 +159,8 @@ class StepTyper {
     for (const auto& a : s.axes) {
       for (std::size_t d = 0; d < type_.rank(); ++d)
         for (const auto& used : type_.dims[d].axes)
-          if (auto st = check_compatible(a, used, fmt::format("already used by dim {}", d)); !st)
-            return st.error();
+          if (!compatible(a, used))  // the message is built only for an error
+            return check_compatible(a, used, fmt::format("already used by dim {}", d)).error();
       for (const auto& used : type_.reduce_axes)
         if (auto st = check_compatible(a, used, "already used as a reduction axis"); !st) return st.error();
     }
@@ -234,7 +243,8 @@ class StepTyper {
           fmt::format("element type changes from {} to {}", elem_name(type_.elem), elem_name(to.elem)));
     if (to.rank() != type_.rank())
       return invalid_error(fmt::format("rank changes from {} to {}", type_.rank(), to.rank()));
-    if (canonical(type_, mesh_).reduce_axes != canonical(to, mesh).reduce_axes)
+    if ((!type_.reduce_axes.empty() || !to.reduce_axes.empty()) &&
+        pending_of(type_, mesh_) != pending_of(to, mesh))
       return invalid_error(
           fmt::format("reduction axes change from {} to {}", text(type_.reduce_axes), text(to.reduce_axes)));
     if (!to.reduce_axes.empty() && to.reduce_op != type_.reduce_op)
@@ -340,12 +350,12 @@ class StepTyper {
     if (auto st = check_refs(mesh_, m.axes); !st) return st;
     auto rest = strip_suffix(t.dims[m.src_dim].axes, m.axes, AxisSizer{mesh_});
     if (!rest) return not_suffix(m.axes, m.src_dim, t);
-    const DistType before = t;
+    const Dim src_before = t.dims[m.src_dim], dst_before = t.dims[m.dst_dim];
     t.dims[m.src_dim].axes = std::move(*rest);
     auto& dst = t.dims[m.dst_dim].axes;
     dst.insert(dst.end(), m.axes.begin(), m.axes.end());
-    if (auto st = check_nests(t.dims[m.src_dim], before.dims[m.src_dim], m.src_dim, "its gather"); !st) return st;
-    return check_nests(before.dims[m.dst_dim], t.dims[m.dst_dim], m.dst_dim, "its split");
+    if (auto st = check_nests(t.dims[m.src_dim], src_before, m.src_dim, "its gather"); !st) return st;
+    return check_nests(dst_before, t.dims[m.dst_dim], m.dst_dim, "its split");
   }
 
   /// The state on `mesh` with `type` in canonical form (no reduction: op sum).

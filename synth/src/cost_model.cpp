@@ -71,9 +71,8 @@ std::vector<std::string> permute_axes(const TypedState& before, const TypedState
   // (x:(1)2, x:(2)2) pairs devices as its merged form does.
   const TypedState b{before.mesh, canonical(before.type, before.mesh)};
   const TypedState a{after.mesh, canonical(after.type, after.mesh)};
-  const LoweredStep lowered = lower_step(b, a, step);
   std::vector<synth_detail::FactorMove> moves;
-  for (const auto& move : std::get<LoweredPermute>(lowered.op).moves)
+  for (const auto& move : permute_moves(b, a))  // lower_step()'s moves (no pairs here)
     moves.push_back({synth_detail::factors_of(move.source_axes, before.mesh),
                      synth_detail::factors_of(move.target_axes, before.mesh)});
   std::vector<bool> moved(before.mesh.axes().size(), false);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <queue>
 #include <unordered_map>
 
@@ -163,23 +164,78 @@ struct Seed {
     if (!kept) kept = synth_detail::keep_in_place(plan(), states);
     return *kept;
   }
-  /// Returns the bytes in_place() receives over all devices (computed once), or nullopt
-  /// when its figures cannot be taken.
-  std::optional<BigInt> received_total() {
-    if (!received)
-      if (auto figures = plan_figures(in_place())) received = figures->recv_bytes_total;
-    return received;
+  /// Returns the bytes in_place() receives over all devices (plan_figures()'s
+  /// recv_bytes_total, on the states in hand: the repair keeps them), computed once.
+  const BigInt& received_total() {
+    if (!received) {
+      const Plan& kept_plan = in_place();
+      BigInt total = 0;
+      const TypedState source{kept_plan.mesh, kept_plan.source};
+      for (std::size_t k = 0; k < kept_plan.steps.size(); ++k)
+        total += step_figures(k == 0 ? source : states[k - 1], states[k], kept_plan.steps[k]).recv_bytes_total;
+      received = std::move(total);
+    }
+    return *received;
+  }
+};
+
+/// type_plan(plan)'s states, or nullopt where it fails; the states of the steps `plan`
+/// shares from its first on with `base` (the same mesh, source and target; typed as
+/// `base_states`) taken from there, the others typed by apply_step.
+std::optional<std::vector<TypedState>> typed_after(const Plan& plan, const Plan& base,
+                                                   const std::vector<TypedState>& base_states) {
+  std::size_t shared = 0;
+  if (plan.mesh == base.mesh && plan.source == base.source && plan.target == base.target)
+    while (shared < plan.steps.size() && shared < base.steps.size() && plan.steps[shared] == base.steps[shared])
+      ++shared;
+  if (shared == 0) {  // type_plan's checks of the mesh and source hold for base's
+    auto states = type_plan(plan);
+    if (!states) return std::nullopt;
+    return std::move(*states);
+  }
+  std::vector<TypedState> states;
+  states.reserve(plan.steps.size());
+  states.insert(states.end(), base_states.begin(), base_states.begin() + static_cast<std::ptrdiff_t>(shared));
+  for (std::size_t k = shared; k < plan.steps.size(); ++k) {
+    auto next = apply_step(states.back(), plan.steps[k]);
+    if (!next) return std::nullopt;
+    states.push_back(std::move(*next));
+  }
+  if (plan.target) {  // type_plan's check of the target
+    const TypedState& state = states.back();
+    if (!(state.mesh == base_states.back().mesh) && !validate(*plan.target, state.mesh)) return std::nullopt;
+    if (!(state.type == *plan.target) && canonical(*plan.target, state.mesh) != canonical(state.type, state.mesh))
+      return std::nullopt;
+  }
+  return states;
+}
+
+/// The modeled times of the permutes best_seed() has priced: a seed's rewrites mostly
+/// keep its permute, whose charged axes come from its lowering (the dearest step to price).
+struct PermuteTimes {
+  struct Priced {
+    TypedState before, after;
+    Step step;
+    double time_us;
+  };
+  std::vector<Priced> priced;
+  /// Returns step_cost(model, before, after, step).time_us, computed once per permute.
+  double time_us(const CostModel& model, const TypedState& before, const TypedState& after, const Step& step) {
+    if (!std::holds_alternative<CollectivePermute>(step.op)) return step_cost(model, before, after, step).time_us;
+    for (const auto& p : priced)
+      if (p.step == step && p.before == before && p.after == after) return p.time_us;
+    priced.push_back({before, after, step, step_cost(model, before, after, step).time_us});
+    return priced.back().time_us;
   }
 };
 
 /// The modeled time of `plan` through its typed `states`.
-double time_of(const CostModel& model, const Plan& plan, const std::vector<TypedState>& states) {
+double time_of(const CostModel& model, const Plan& plan, const std::vector<TypedState>& states,
+               PermuteTimes& permutes) {
   double time = 0;
-  TypedState before{plan.mesh, plan.source};
-  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
-    time += step_cost(model, before, states[k], plan.steps[k]).time_us;
-    before = states[k];
-  }
+  const TypedState source{plan.mesh, plan.source};
+  for (std::size_t k = 0; k < plan.steps.size(); ++k)
+    time += permutes.time_us(model, k == 0 ? source : states[k - 1], states[k], plan.steps[k]);
   return time;
 }
 
@@ -194,26 +250,33 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
                               const DistType& dst, const Mesh& dst_mesh, bool strict) {
   std::optional<Seed> best;
   const DistType want = canonical(dst, dst_mesh);
-  auto consider = [&](const Plan* given, std::optional<Plan> rewritten) {
+  PermuteTimes permutes;
+  // `given`'s states (nullopt where it does not type-check), typed once for its rewrites.
+  std::optional<std::vector<TypedState>> given_states;
+  // `last`: no rewrite of `given` follows, so its states move into its candidate.
+  auto consider = [&](const Plan* given, std::optional<Plan> rewritten, bool last_use = false) {
     const Plan& plan = rewritten ? *rewritten : *given;
     if (strict && rewritten && !slices_first(plan)) return;  // a rewrite may put a receive first
-    auto states = type_plan(plan);
+    auto states = !rewritten ? (last_use ? std::move(given_states) : given_states)
+                  : given_states ? typed_after(plan, *given, *given_states)
+                                 : std::nullopt;
     if (!states) return;
     const TypedState& last = states->empty() ? TypedState{plan.mesh, plan.source} : states->back();
-    if (!(last.mesh == dst_mesh) || canonical(last.type, dst_mesh) != want) return;
+    // (Typed states are canonical: most equal `want` as they are.)
+    if (!(last.mesh == dst_mesh) || (!(last.type == want) && canonical(last.type, dst_mesh) != want)) return;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
       return;
     Seed candidate{given, std::move(rewritten), std::nullopt, std::move(*states), 0, std::nullopt};
-    candidate.time_us = time_of(model, candidate.plan(), candidate.states);
+    candidate.time_us = time_of(model, candidate.plan(), candidate.states, permutes);
     if (auto split = synth_detail::split_by_link_class(model, candidate.plan(), candidate.states))
-      if (auto split_states = type_plan(*split)) {
-        candidate.time_us = time_of(model, *split, *split_states);
+      if (auto split_states = typed_after(*split, candidate.plan(), candidate.states)) {
+        candidate.time_us = time_of(model, *split, *split_states, permutes);
         candidate.rewritten = std::move(split);
         candidate.states = std::move(*split_states);
       }
     if (auto slow = synth_detail::slow_gathers_first(model, candidate.plan()))
-      if (auto slow_states = type_plan(*slow)) {
-        const double time = time_of(model, *slow, *slow_states);
+      if (auto slow_states = typed_after(*slow, candidate.plan(), candidate.states)) {
+        const double time = time_of(model, *slow, *slow_states, permutes);
         if (cheaper(time, candidate.time_us)) {
           candidate.time_us = time;
           candidate.rewritten = std::move(slow);
@@ -222,23 +285,36 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
       }
     if (best && !cheaper(candidate.time_us, best->time_us)) {
       if (cheaper(best->time_us, candidate.time_us)) return;
-      const auto a = candidate.received_total(), b = best->received_total();
-      if (!a || !b || *a >= *b) return;
+      if (candidate.plan() == best->plan()) return;  // (another seed's) same plan: the same bytes
+      if (candidate.received_total() >= best->received_total()) return;
     }
     best = std::move(candidate);
   };
   for (const auto& seed : seeds) {
     if (strict && !slices_first(seed)) continue;
-    consider(&seed, std::nullopt);
-    if (auto fused = synth_detail::fused_all_to_alls(seed)) consider(&seed, std::move(fused));
-    if (auto fused = synth_detail::fused_all_gathers(model, seed)) consider(&seed, std::move(fused));
-    for (auto& reordered : synth_detail::reordered_slices(seed)) consider(&seed, std::move(reordered));
-    for (auto& aimed : synth_detail::slices_at_their_target(seed)) consider(&seed, std::move(aimed));
-    for (auto& early : synth_detail::slow_gathers_early(model, seed)) consider(&seed, std::move(early));
+    given_states.reset();
+    if (auto states = type_plan(seed)) given_states = std::move(*states);
+    // The rewrites (made from the seed alone) before the seed is ranked, so that its
+    // states move into its candidate where no rewrite is typed from them.
+    std::vector<Plan> rewrites;
+    auto add = [&](std::optional<Plan> plan) {
+      if (plan) rewrites.push_back(std::move(*plan));
+    };
+    auto add_all = [&](std::vector<Plan> plans) { std::move(plans.begin(), plans.end(), std::back_inserter(rewrites)); };
+    if (given_states) {  // without states the seed does not type-check, and neither fusion applies
+      add(synth_detail::fused_all_to_alls(seed, &*given_states));
+      add(synth_detail::fused_all_gathers(model, seed, &*given_states));
+    }
+    add_all(synth_detail::reordered_slices(seed));
+    add_all(synth_detail::slices_at_their_target(seed));
+    add_all(synth_detail::slow_gathers_early(model, seed));
     if (!(model.intra == model.inter))  // one link class: the permute costs the same on either side
-      for (auto& first : synth_detail::permutes_first(seed)) consider(&seed, std::move(first));
+      add_all(synth_detail::permutes_first(seed));
+    consider(&seed, std::nullopt, rewrites.empty());
+    for (auto& rewritten : rewrites) consider(&seed, std::move(rewritten));
   }
-  if (best && !(best->in_place() == best->plan())) best->time_us = time_of(model, best->in_place(), best->states);
+  if (best && !(best->in_place() == best->plan()))
+    best->time_us = time_of(model, best->in_place(), best->states, permutes);
   return best;
 }
 
@@ -262,10 +338,14 @@ void add_hints(const Seed& seed, Frame& frame) {
 /// Sets `result`'s plan to `plan` (of modeled time `time_us`) with its gathers ordered
 /// and merged where that is no dearer (gather_order.hpp), then gathers of two dims fused
 /// where that is cheaper (fuse_collectives.hpp: the order may have made two fast
-/// gathers adjacent), and its time to that plan's.
-void finish(const CostModel& model, const Plan& plan, double time_us, EngineResult& result) {
-  result.plan = synth_detail::merged_gathers(model, synth_detail::ordered_gathers(model, plan));
-  if (auto fused = synth_detail::fused_all_gathers(model, *result.plan)) result.plan = std::move(fused);
+/// gathers adjacent), and its time to that plan's. `states`: `plan`'s typed states, where
+/// the caller has them.
+void finish(const CostModel& model, const Plan& plan, double time_us, EngineResult& result,
+            const std::vector<TypedState>* states = nullptr) {
+  result.plan = synth_detail::merged_gathers(model, synth_detail::ordered_gathers(model, plan, states));
+  const bool same = *result.plan == plan;  // then `states` are its states too
+  if (auto fused = synth_detail::fused_all_gathers(model, *result.plan, same ? states : nullptr))
+    result.plan = std::move(fused);
   result.time_us = time_us;
   if (!(*result.plan == plan))
     if (auto cost = plan_cost(model, *result.plan)) result.time_us = cost->time_us;
@@ -290,7 +370,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   double best = INFINITY;  // the upper bound: the best plan's modeled time
   const auto seed = best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive);
   if (seed) {
-    finish(model, *seed->kept, seed->time_us, result);
+    finish(model, *seed->kept, seed->time_us, result, &seed->states);  // the repair keeps the states
     best = result.time_us;
     if (limits.max_expanded <= 0) {
       result.stopped = "no expansions allowed";

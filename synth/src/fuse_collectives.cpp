@@ -51,12 +51,18 @@ bool mergeable(const Step& a, const Step& b) {
 /// on, while the merged step has at most kMaxFusedMoves parts, types, and `accept(before,
 /// merged, after, first, last)` holds for it (steps first..last of `plan` from state
 /// `before`, typed as `states`); nullopt when no two merge or `plan` does not type-check.
+/// `typed`: `plan`'s states where the caller has them.
 template <class Op, class Accept>
-std::optional<Plan> fused_runs(const Plan& plan, Accept accept) {
+std::optional<Plan> fused_runs(const Plan& plan, const std::vector<TypedState>* typed, Accept accept) {
   const auto pair = std::adjacent_find(plan.steps.begin(), plan.steps.end(), mergeable<Op>);
   if (pair == plan.steps.end()) return std::nullopt;  // most seeds: typed only when two could merge
-  auto states = type_plan(plan);
-  if (!states) return std::nullopt;
+  std::optional<std::vector<TypedState>> own;
+  if (!typed) {
+    auto result = type_plan(plan);
+    if (!result) return std::nullopt;
+    own = std::move(*result);
+  }
+  const std::vector<TypedState>* states = typed ? typed : &*own;
   Plan out = plan;
   out.steps.clear();
   bool merged = false;
@@ -85,13 +91,14 @@ std::optional<Plan> fused_runs(const Plan& plan, Accept accept) {
 
 }  // namespace
 
-std::optional<Plan> fused_all_to_alls(const Plan& plan) {
-  return fused_runs<AllToAll>(plan, [](const TypedState&, const Step&, const TypedState&,
+std::optional<Plan> fused_all_to_alls(const Plan& plan, const std::vector<TypedState>* states) {
+  return fused_runs<AllToAll>(plan, states, [](const TypedState&, const Step&, const TypedState&,
                                        const std::vector<TypedState>&, std::size_t, std::size_t) { return true; });
 }
 
-std::optional<Plan> fused_all_gathers(const CostModel& model, const Plan& plan) {
-  return fused_runs<AllGather>(plan, [&](const TypedState& before, const Step& merged, const TypedState& after,
+std::optional<Plan> fused_all_gathers(const CostModel& model, const Plan& plan,
+                                      const std::vector<TypedState>* states) {
+  return fused_runs<AllGather>(plan, states, [&](const TypedState& before, const Step& merged, const TypedState& after,
                                          const std::vector<TypedState>& states, std::size_t first, std::size_t last) {
     double apart = 0;
     for (std::size_t i = first; i <= last; ++i)

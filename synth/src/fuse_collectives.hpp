@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 #include "redist/synth/cost_model.hpp"
 
 namespace redist::synth_detail {
@@ -30,12 +31,14 @@ inline constexpr std::size_t kMaxFusedMoves = 2;
 /// Returns `plan` with each run of consecutive all_to_alls (without explicit groups)
 /// merged, from its first step on, as far as one fused all_to_all of at most
 /// kMaxFusedMoves moves types; nullopt when no two merge or `plan` does not type-check.
-std::optional<Plan> fused_all_to_alls(const Plan& plan);
+/// `states`, where the caller has them, are `plan`'s type_plan() (not typed again).
+std::optional<Plan> fused_all_to_alls(const Plan& plan, const std::vector<TypedState>* states = nullptr);
 
 /// Returns `plan` with each run of consecutive all_gathers (without explicit groups)
 /// merged, from its first step on, as far as one fused all_gather of at most
 /// kMaxFusedMoves parts types and `model` prices it below the gathers it replaces;
-/// nullopt when no two merge or `plan` does not type-check.
-std::optional<Plan> fused_all_gathers(const CostModel& model, const Plan& plan);
+/// nullopt when no two merge or `plan` does not type-check; `states` as above.
+std::optional<Plan> fused_all_gathers(const CostModel& model, const Plan& plan,
+                                      const std::vector<TypedState>* states = nullptr);
 
 }  // namespace redist::synth_detail

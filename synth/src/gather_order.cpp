@@ -101,13 +101,18 @@ std::optional<AxisRef> fast_stand_in(const CostModel& model, const Mesh& mesh, c
 
 }  // namespace
 
-Plan ordered_gathers(const CostModel& model, Plan plan) {
+Plan ordered_gathers(const CostModel& model, Plan plan, const std::vector<TypedState>* typed) {
   bool run = false;  // two consecutive gathers somewhere
   for (std::size_t k = 0; k + 1 < plan.steps.size() && !run; ++k)
     run = plain_gather(plan.steps[k]) && plain_gather(plan.steps[k + 1]);
   if (!run) return plan;
-  auto states = type_plan(plan);
-  if (!states) return plan;
+  std::optional<std::vector<TypedState>> own;
+  if (!typed) {
+    auto result = type_plan(plan);
+    if (!result) return plan;
+    own = std::move(*result);
+  }
+  const std::vector<TypedState>* states = typed ? typed : &*own;
   Plan out = plan;
   bool changed = false;
   for (std::size_t i = 0; i < plan.steps.size();) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "redist/plan/plan.hpp"
+#include "redist/plan/typing.hpp"
 #include "redist/synth/cost_model.hpp"
 
 namespace redist::synth_detail {
@@ -23,8 +24,9 @@ namespace redist::synth_detail {
 /// cheapest order under `model` that keeps the gathers of each dim in order, higher
 /// dims first among the cheapest; `plan` itself when that is no cheaper. On {x:3 inter,
 /// y:4, z:2}, f32[{y:(1)2,z}4320, {y:(2)2,x}12960] -> f32[4320, 12960]: x, then y:(2)2,
-/// then dim 0 (1,407 us; dim 0 first: 3,460 us).
-Plan ordered_gathers(const CostModel& model, Plan plan);
+/// then dim 0 (1,407 us; dim 0 first: 3,460 us). `states`, where the caller has them,
+/// are `plan`'s type_plan() (not typed again).
+Plan ordered_gathers(const CostModel& model, Plan plan, const std::vector<TypedState>* states = nullptr);
 
 /// Returns `plan` with each collective_permute that is followed by gathers of one dim
 /// rewritten so that the gathered factors of the slow link class are replaced in the

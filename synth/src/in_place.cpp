@@ -23,12 +23,14 @@ struct DigitTable {
 /// The digit tables of `factors` on axes of sizes `sizes`.
 std::vector<DigitTable> tables_of(const Factors& factors, std::span<const int64_t> sizes) {
   std::vector<DigitTable> out;
+  out.reserve(factors.size());
   for (const auto& f : factors) {
     DigitTable t;
     t.axis = static_cast<std::size_t>(f.axis);
     t.size = f.size;
     t.stride = sizes[t.axis] / f.end();
-    for (int64_t c = 0; c < sizes[t.axis]; ++c) t.digits.push_back(c / t.stride % f.size);
+    t.digits.resize(static_cast<std::size_t>(sizes[t.axis]));
+    for (int64_t c = 0; c < sizes[t.axis]; ++c) t.digits[static_cast<std::size_t>(c)] = c / t.stride % f.size;
     out.push_back(std::move(t));
   }
   return out;
@@ -52,7 +54,7 @@ int64_t block_key(std::span<const int64_t> c, const std::vector<std::vector<Digi
 /// The pairs of the permute from `before` to `after` (same axes) with the most devices
 /// in place, repaired from the lowering's (pair_table's rule, computed on positions);
 /// nullopt when the lowering's already keep as many.
-std::optional<DevicePairs> repaired_pairs(const TypedState& before, const TypedState& after, const Step& step) {
+std::optional<DevicePairs> repaired_pairs(const TypedState& before, const TypedState& after) {
   const Mesh& sm = before.mesh;
   const Mesh& tm = after.mesh;
   const int64_t n = tm.num_devices();
@@ -69,18 +71,24 @@ std::optional<DevicePairs> repaired_pairs(const TypedState& before, const TypedS
   }
   for (const auto& d : after.type.dims) needed_dims.push_back(tables_of(factors_of(d.axes, sm), sizes));
   std::vector<std::pair<std::vector<DigitTable>, std::vector<DigitTable>>> moves;  // (source, target)
-  const LoweredStep lowered = lower_step(before, after, step);
-  for (const auto& m : std::get<LoweredPermute>(lowered.op).moves)
+  for (const auto& m : permute_moves(before, after))  // lower_step()'s moves (no pairs here)
     moves.emplace_back(tables_of(factors_of(m.source_axes, sm), sizes), tables_of(factors_of(m.target_axes, sm), sizes));
-  // Per mesh position: the blocks held before and needed after, and the position whose
-  // device the lowering sends to this one.
-  std::vector<int64_t> held(static_cast<std::size_t>(n)), needed(static_cast<std::size_t>(n)),
-      source(static_cast<std::size_t>(n));
+  // Per mesh position: the blocks held before and needed after.
+  std::vector<int64_t> held(static_cast<std::size_t>(n)), needed(static_cast<std::size_t>(n));
   std::vector<int64_t> c(rank, 0), s(rank);
+  auto next = [&] {  // the next position's coordinates in c
+    for (std::size_t a = rank; a-- > 0;) {
+      if (++c[a] < sizes[a]) break;
+      c[a] = 0;
+    }
+  };
   for (int64_t q = 0; q < n; ++q) {
-    const auto qi = static_cast<std::size_t>(q);
-    held[qi] = block_key(c, held_dims, tiles);
-    needed[qi] = block_key(c, needed_dims, tiles);
+    held[static_cast<std::size_t>(q)] = block_key(c, held_dims, tiles);
+    needed[static_cast<std::size_t>(q)] = block_key(c, needed_dims, tiles);
+    next();
+  }
+  // The position whose device the lowering sends to the one at coordinates c.
+  auto source_position = [&] {
     s = c;
     for (const auto& [from, to] : moves) {
       int64_t value = index_of(c, to);
@@ -92,11 +100,23 @@ std::optional<DevicePairs> repaired_pairs(const TypedState& before, const TypedS
     }
     int64_t p = 0;
     for (std::size_t a = 0; a < rank; ++a) p = p * sizes[a] + s[a];
-    source[qi] = p;
-    for (std::size_t a = rank; a-- > 0;) {  // the next position's coordinates
-      if (++c[a] < sizes[a]) break;
-      c[a] = 0;
-    }
+    return p;
+  };
+  // A repair swaps only where a device that already holds its block receives from
+  // another: without one (most permutes), nothing changes.
+  bool repairs = false;
+  for (int64_t t = 0; t < n && !repairs; ++t) {
+    int64_t q = tm.position_of(t);
+    if (held[static_cast<std::size_t>(sm.position_of(t))] != needed[static_cast<std::size_t>(q)]) continue;
+    for (std::size_t a = rank; a-- > 0; q /= sizes[a]) c[a] = q % sizes[a];
+    repairs = sm.device_at(source_position()) != t;
+  }
+  if (!repairs) return std::nullopt;
+  std::vector<int64_t> source(static_cast<std::size_t>(n));
+  std::fill(c.begin(), c.end(), 0);
+  for (int64_t q = 0; q < n; ++q) {
+    source[static_cast<std::size_t>(q)] = source_position();
+    next();
   }
   // Physical ids: t's position on the target mesh, s's on the source mesh.
   std::vector<int64_t> source_of(static_cast<std::size_t>(n)), target_of(static_cast<std::size_t>(n));
@@ -137,7 +157,7 @@ Plan keep_in_place(Plan plan, const std::vector<TypedState>& states) {
     const TypedState& after = states[k];
     if (std::holds_alternative<CollectivePermute>(step.op) && !step.pairs && before.type.reduce_axes.empty() &&
         after.mesh.num_devices() <= kMaxInPlaceDevices)
-      step.pairs = repaired_pairs(before, after, step);
+      step.pairs = repaired_pairs(before, after);
     before = after;
   }
   return plan;
