@@ -2,17 +2,23 @@
 
 #include "measure.hpp"
 
+#include <iterator>
+#include <variant>
+
 #include "redist/plan/figures.hpp"
 
 namespace redist::compare {
 
 namespace {
 
-/// "A2A(4)", "AG(2)", "CP", "AS", "RS(2)", "AR(8)" for one step of group size `g`.
+/// "A2A(4)", "AG(2)", "CP", "AS", "RS(2)", "AR(8)", "AP", "T" for one step of group
+/// size `g` (the names in StepOp's order; one per alternative, checked at compile time).
 std::string short_name(const Step& step, int64_t g) {
-  static const char* names[] = {"AS", "AG", "A2A", "CP", "RS", "AR"};
-  std::string out = names[step.op.index()];
-  if (!std::holds_alternative<CollectivePermute>(step.op) && !std::holds_alternative<AllSlice>(step.op))
+  static constexpr const char* kNames[] = {"AS", "AG", "A2A", "CP", "RS", "AR", "AP", "T"};
+  static_assert(std::size(kNames) == std::variant_size_v<StepOp>);
+  std::string out = kNames[step.op.index()];
+  if (std::holds_alternative<AllGather>(step.op) || std::holds_alternative<AllToAll>(step.op) ||
+      std::holds_alternative<ReduceScatter>(step.op) || std::holds_alternative<AllReduce>(step.op))
     out += "(" + std::to_string(g) + ")";
   return out;
 }
