@@ -83,7 +83,7 @@ def run_module(module: str | bytes, mesh: Mesh, src_text: str, dst_mesh: Mesh, d
     executable = xla.compile_module(module, partitions)
     buffers = input_buffers(mesh, src, logical, partitions if other_sets else None)
     outputs = xla.execute(executable, xla.place(buffers))
-    return first_mismatch(dst_mesh, dst, logical, outputs)
+    return first_mismatch(dst_mesh, dst, logical, outputs, union=other_sets)
 
 
 def check(redist: str, case: Case, target: str = "stablehlo") -> Outcome:

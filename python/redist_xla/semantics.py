@@ -88,7 +88,9 @@ def _summand(t: DistType, value: np.ndarray, r: int) -> np.ndarray:
 def input_buffers(mesh: Mesh, t: DistType, logical: np.ndarray, slots: int | None = None) -> list[np.ndarray]:
     """The source buffer of every physical device, as the emitted module takes it: `slots`
     devices when the program runs over more than the mesh (a transfer between device
-    sets), those outside the mesh holding zeros."""
+    sets), those outside the mesh holding zeros. A summand of a pending reduction has a
+    leading dim of 1 in a module over one mesh; a module over the union of two device
+    sets stacks the local buffers themselves."""
     count = slots if slots is not None else mesh.num_devices
     zeros = np.zeros(local_shape(t), dtype=logical.dtype)
     buffers: list[np.ndarray | None] = [zeros] * count
@@ -96,7 +98,9 @@ def input_buffers(mesh: Mesh, t: DistType, logical: np.ndarray, slots: int | Non
         coords = mesh.coords_of_position(position)
         shard = _shard(mesh, t, logical, coords)
         if t.reduce_axes:
-            shard = _summand(t, shard, mixed_radix(mesh, coords, t.reduce_axes))[np.newaxis]
+            shard = _summand(t, shard, mixed_radix(mesh, coords, t.reduce_axes))
+            if slots is None:
+                shard = shard[np.newaxis]
         buffers[device] = shard
     return buffers
 
@@ -117,10 +121,12 @@ def _off_reduction(mesh: Mesh, t: DistType, coords: dict[str, int]) -> tuple[int
     return tuple(out[name] for name, _ in mesh.axes)
 
 
-def first_mismatch(mesh: Mesh, t: DistType, logical: np.ndarray, outputs: list[np.ndarray]) -> str | None:
+def first_mismatch(mesh: Mesh, t: DistType, logical: np.ndarray, outputs: list[np.ndarray],
+                   union: bool = False) -> str | None:
     """Compares every non-padding element of every device's output with `t`'s reference
-    semantics (reduced over the reduction group when pending); a description of the
-    first difference, or None."""
+    semantics (reduced over the reduction group when pending; a summand has a leading
+    dim of 1 unless the module runs over the `union` of two device sets); a description
+    of the first difference, or None."""
     shape = local_shape(t)
     holders: dict[tuple, list[int]] = {}
     for position, device in enumerate(mesh.devices):
@@ -128,11 +134,13 @@ def first_mismatch(mesh: Mesh, t: DistType, logical: np.ndarray, outputs: list[n
     for position, device in enumerate(mesh.devices):
         coords = mesh.coords_of_position(position)
         got = outputs[device]
-        expected_shape = ((1,) if t.reduce_axes else ()) + shape
+        lead = t.reduce_axes and not union
+        expected_shape = ((1,) if lead else ()) + shape
         if got.shape != expected_shape:
             return f"device {device}: shape {got.shape}, expected {expected_shape}"
         if t.reduce_axes:
-            got = _combine(t.reduce_op, [outputs[d][0] for d in holders[_off_reduction(mesh, t, coords)]])
+            got = _combine(t.reduce_op, [outputs[d][0] if lead else outputs[d]
+                                         for d in holders[_off_reduction(mesh, t, coords)]])
         want = _shard(mesh, t, logical, coords)
         valid = tuple(slice(0, max(0, min(local, dim.size - mixed_radix(mesh, coords, dim.axes) * local)))
                       for dim, local in zip(t.dims, shape))

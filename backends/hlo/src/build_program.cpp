@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -48,8 +50,9 @@ std::optional<DeviceGroups> with_idle_groups(DeviceGroups groups, int64_t n) {
   return groups;
 }
 
-/// A plan of transfers between device sets (docs/meshes.md), with all_gathers after
-/// them on the target mesh (a staged plan), as one SPMD program over the union of the
+/// A plan of transfers between device sets (docs/meshes.md), with the collectives of a
+/// staged plan or of pending reductions on either mesh (all_gather, reduce_scatter,
+/// all_reduce, add_pending), as one SPMD program over the union of the
 /// devices, partition p = physical device p: the parameter and the result are the
 /// devices' local buffers stacked along dim 0 (a device outside the source mesh passes
 /// zeros, one outside the target mesh returns zeros), since a tiling of the array
@@ -61,20 +64,30 @@ Result<Program> build_union_program(LoweredPlan plan) {
   for (const TypedState* s : {&source, &target}) n = std::max(n, s->mesh.id_bound());
   for (const LoweredStep& step : plan.steps) n = std::max(n, step.after.mesh.id_bound());
   for (LoweredStep& step : plan.steps) {
-    if (std::holds_alternative<LoweredTransfer>(step.op)) continue;
-    auto* gather = std::get_if<LoweredGather>(&step.op);
-    if (!gather)
+    // add_pending is local (a device off its mesh keeps its zeros: lower_steps.cpp).
+    if (std::holds_alternative<LoweredTransfer>(step.op) || std::holds_alternative<LoweredAddPending>(step.op)) continue;
+    GroupSpec* spec = std::visit(
+        [](auto& s) -> GroupSpec* {
+          using Op = std::decay_t<decltype(s)>;
+          if constexpr (std::is_same_v<Op, LoweredGather> || std::is_same_v<Op, LoweredReduceScatter> ||
+                        std::is_same_v<Op, LoweredAllReduce>)
+            return &s.group;
+          return nullptr;
+        },
+        step.op);
+    if (!spec)
       return unsupported_error(fmt::format(
-          "the plan has a {} beside its transfer between device sets; the HLO backend emits transfers and "
-          "all_gathers between device sets (docs/meshes.md): use the MPI backend",
+          "the plan has a {} beside its transfer between device sets; the HLO backend emits transfers with "
+          "all_gathers, reduce_scatters, all_reduces and add_pendings between device sets (docs/meshes.md): use the "
+          "MPI backend",
           lowered_name(step.op)));
-    auto groups = with_idle_groups(group_table(gather->group, step.before.mesh), n);
+    auto groups = with_idle_groups(group_table(*spec, step.before.mesh), n);
     if (!groups)
       return unsupported_error(fmt::format(
-          "the all_gather's groups of {} on {} leave a number of the {} partitions out that groups of {} cannot cover: "
-          "use the MPI backend",
-          gather->group.size, to_string(step.before.mesh), n, gather->group.size));
-    gather->group.table = std::move(*groups);
+          "the {}'s groups of {} on {} leave a number of the {} partitions out that groups of {} cannot cover: use "
+          "the MPI backend",
+          lowered_name(step.op), spec->size, to_string(step.before.mesh), n, spec->size));
+    spec->table = std::move(*groups);
   }
   if (source.type.rank() == 0)
     return unsupported_error("a rank-0 array between device sets is not emitted as HLO (docs/meshes.md)");

@@ -215,10 +215,13 @@ ValueId lower(Builder& b, const LoweredStep& step, const LoweredAllReduce& ar, V
 }
 
 /// Member 0 of each group keeps its buffer, the others take the op's identity:
-/// select(broadcast(keep[partition id] != 0), value, broadcast(identity)).
+/// select(broadcast(keep[partition id] != 0), value, broadcast(identity)). A partition
+/// off the step's mesh (in a program over the union of two device sets) keeps its zeros.
 ValueId lower(Builder& b, const LoweredStep& step, const LoweredAddPending& add, ValueId value) {
   if (add.group.size == 1) return value;
   std::vector<int64_t> keep(static_cast<std::size_t>(b.program().num_partitions), 0);
+  for (int64_t d = 0; d < b.program().num_partitions; ++d)
+    if (!step.before.mesh.has_device(d)) keep[static_cast<std::size_t>(d)] = 1;
   for (const auto& group : group_table(add.group, step.before.mesh)) keep[static_cast<std::size_t>(group.front())] = 1;
   const TensorType type = b.type_of(value);
   const ValueId flag = b.add(Convert{}, {b.lookup(keep)}, TensorType{ElemType::pred, {}});
