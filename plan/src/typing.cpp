@@ -401,10 +401,13 @@ Result<TypedState> apply_step(const TypedState& before, const Step& step) {
 
 Result<std::vector<TypedState>> type_plan(const Plan& plan) {
   if (auto st = validate(plan.source, plan.mesh); !st) return prefixed(st.error(), "source: ");
-  std::vector<TypedState> states;
+  return type_plan(plan, {});
+}
+
+Result<std::vector<TypedState>> type_plan(const Plan& plan, std::vector<TypedState> states) {
   states.reserve(plan.steps.size());
   const TypedState source{plan.mesh, plan.source};
-  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+  for (std::size_t k = states.size(); k < plan.steps.size(); ++k) {
     auto next = apply_step(k == 0 ? source : states.back(), plan.steps[k]);
     if (!next) {
       return prefixed(next.error(), fmt::format("step {} ({}): ", k + 1, to_string(plan.steps[k])));
@@ -412,7 +415,7 @@ Result<std::vector<TypedState>> type_plan(const Plan& plan) {
     states.push_back(std::move(*next));
   }
   const TypedState& state = states.empty() ? source : states.back();
-  if (plan.target) {
+  if (plan.target && !(*plan.target == state.type)) {  // equal to a typed (valid) state: nothing to check
     if (auto st = validate(*plan.target, state.mesh); !st) return prefixed(st.error(), "target: ");
     if (canonical(*plan.target, state.mesh) != canonical(state.type, state.mesh))
       return invalid_error(

@@ -123,30 +123,41 @@ BigInt busiest(const TypedState& before, const TypedState& after, const Transfer
 }
 
 /// A transfer's cost: the transfer.link term over the busiest device's bytes across
-/// nodes plus the intra term over its bytes within one.
+/// nodes plus the intra term over its bytes within one (transfer_time_us).
 StepCost transfer_cost(const CostModel& model, const TypedState& before, const TypedState& after, const Step& step) {
   StepCost cost;
   cost.kind = CollectiveKind::transfer;
   // The lowering's table made once, not once per tally below.
   Transfer t = std::get<Transfer>(step.op);
   if (!t.table) t.table = transfer_table(before, after);
-  const int64_t n = model.transfer_node_size;
-  auto within = [n](const TransferBox& box) { return box.from / n == box.to / n; };
+  auto within = [&model](const TransferBox& box) { return same_node(model, box.from, box.to); };
   cost.wire_bytes = busiest(before, after, t, nullptr);
   // Without nodes every send is across.
+  const bool nodes = model.transfer_node_size > 0;
   const BigInt across =
-      n > 0 ? busiest(before, after, t, [&](const TransferBox& box) { return !within(box); }) : cost.wire_bytes;
-  const BigInt near = n > 0 ? busiest(before, after, t, within) : BigInt(0);
+      nodes ? busiest(before, after, t, [&](const TransferBox& box) { return !within(box); }) : cost.wire_bytes;
+  const BigInt near = nodes ? busiest(before, after, t, within) : BigInt(0);
   cost.communicates = cost.wire_bytes > 0;
   cost.group_size = cost.communicates ? 2 : 1;
   cost.link = across > 0 ? model.transfer_link : LinkClass::intra;
-  if (across > 0)
-    cost.time_us += collective_time_us(cost.kind, 2, across.convert_to<double>(), model.link(model.transfer_link));
-  if (near > 0) cost.time_us += collective_time_us(cost.kind, 2, near.convert_to<double>(), model.intra);
+  cost.time_us = transfer_time_us(model, across.convert_to<double>(), near.convert_to<double>());
   return cost;
 }
 
 }  // namespace
+
+bool same_node(const CostModel& model, int64_t a, int64_t b) {
+  const int64_t n = model.transfer_node_size;
+  return n > 0 && a / n == b / n;
+}
+
+double transfer_time_us(const CostModel& model, double across, double within) {
+  double time = 0;
+  if (across > 0)
+    time += collective_time_us(CollectiveKind::transfer, 2, across, model.link(model.transfer_link));
+  if (within > 0) time += collective_time_us(CollectiveKind::transfer, 2, within, model.intra);
+  return time;
+}
 
 CostModel bytes_model() {
   CostModel model;

@@ -181,33 +181,18 @@ struct Seed {
 
 /// type_plan(plan)'s states, or nullopt where it fails; the states of the steps `plan`
 /// shares from its first on with `base` (the same mesh, source and target; typed as
-/// `base_states`) taken from there, the others typed by apply_step.
+/// `base_states`) taken from there, the others typed.
 std::optional<std::vector<TypedState>> typed_after(const Plan& plan, const Plan& base,
                                                    const std::vector<TypedState>& base_states) {
   std::size_t shared = 0;
   if (plan.mesh == base.mesh && plan.source == base.source && plan.target == base.target)
     while (shared < plan.steps.size() && shared < base.steps.size() && plan.steps[shared] == base.steps[shared])
       ++shared;
-  if (shared == 0) {  // type_plan's checks of the mesh and source hold for base's
-    auto states = type_plan(plan);
-    if (!states) return std::nullopt;
-    return std::move(*states);
-  }
-  std::vector<TypedState> states;
-  states.reserve(plan.steps.size());
-  states.insert(states.end(), base_states.begin(), base_states.begin() + static_cast<std::ptrdiff_t>(shared));
-  for (std::size_t k = shared; k < plan.steps.size(); ++k) {
-    auto next = apply_step(states.back(), plan.steps[k]);
-    if (!next) return std::nullopt;
-    states.push_back(std::move(*next));
-  }
-  if (plan.target) {  // type_plan's check of the target
-    const TypedState& state = states.back();
-    if (!(state.mesh == base_states.back().mesh) && !validate(*plan.target, state.mesh)) return std::nullopt;
-    if (!(state.type == *plan.target) && canonical(*plan.target, state.mesh) != canonical(state.type, state.mesh))
-      return std::nullopt;
-  }
-  return states;
+  // With no shared step, type_plan's check of the source too.
+  auto states = shared == 0 ? type_plan(plan)
+                            : type_plan(plan, {base_states.begin(), base_states.begin() + static_cast<std::ptrdiff_t>(shared)});
+  if (!states) return std::nullopt;
+  return std::move(*states);
 }
 
 /// The modeled times of the permutes best_seed() has priced: a seed's rewrites mostly

@@ -54,20 +54,11 @@ class Search {
     }
   }
 
-  /// Returns the modeled time of loads `l` (the two terms of transfer_cost).
-  double time(const Loads& l) const {
-    double t = 0;
-    if (const double a = l.busiest(0); a > 0)
-      t += collective_time_us(CollectiveKind::transfer, 2, a, model_.link(model_.transfer_link));
-    if (const double w = l.busiest(1); w > 0) t += collective_time_us(CollectiveKind::transfer, 2, w, model_.intra);
-    return t;
-  }
+  /// Returns the modeled time of loads `l` (as transfer_cost prices a table).
+  double time(const Loads& l) const { return transfer_time_us(model_, l.busiest(0), l.busiest(1)); }
 
   /// Returns the link (0 across, 1 within) of a send from `from` to `to`.
-  int link(int64_t from, int64_t to) const {
-    const int64_t n = model_.transfer_node_size;
-    return n > 0 && from / n == to / n ? 1 : 0;
-  }
+  int link(int64_t from, int64_t to) const { return same_node(model_, from, to) ? 1 : 0; }
 
   /// Adds (sign +1) or removes (-1) piece `p` sent by `from` to `l`.
   void account(Loads& l, const TransferPiece& p, int64_t from, double sign) const {
@@ -138,12 +129,8 @@ class Search {
     for (const auto& [receiver, bytes] : forced) across = std::max(across, bytes);
     for (const auto& [holders, bytes] : forced_by_holders)
       across = std::max(across, bytes / static_cast<double>(holders.size()));
-    auto inter = [&](double bytes) {
-      return bytes > 0 ? collective_time_us(CollectiveKind::transfer, 2, bytes, model_.link(model_.transfer_link)) : 0;
-    };
-    auto intra = [&](double bytes) {
-      return bytes > 0 ? collective_time_us(CollectiveKind::transfer, 2, bytes, model_.intra) : 0;
-    };
+    auto inter = [&](double bytes) { return transfer_time_us(model_, bytes, 0); };
+    auto intra = [&](double bytes) { return transfer_time_us(model_, 0, bytes); };
     // A receiver with `flexible` bytes takes u of them across and the rest within: its
     // time is convex in u but for the intra latency, which drops at u = flexible, so the
     // least is where the across load reaches the bound (u = across - forced) or at the end.
@@ -156,8 +143,6 @@ class Search {
     }
     return lb;
   }
-
-  const std::vector<TransferPiece>& pieces() const { return pieces_; }
 
  private:
   void index_of(int64_t device) { dense_.try_emplace(device, dense_.size()); }
@@ -173,6 +158,10 @@ class Search {
 SenderSearch search_senders(const TypedState& before, const TypedState& after, const CostModel& model) {
   Search search(before, after, model);
   return search.run(transfer_table(before, after, model.transfer_node_size));
+}
+
+double senders_bound_us(const TypedState& before, const TypedState& after, const CostModel& model) {
+  return Search(before, after, model).bound();
 }
 
 }  // namespace redist::synth_detail

@@ -27,4 +27,8 @@ struct SenderSearch {
 /// `model` (its transfer link and nodes), never slower than the rule's table.
 SenderSearch search_senders(const TypedState& before, const TypedState& after, const CostModel& model);
 
+/// Returns search_senders(...).bound_us without the search: no table of the transfer's
+/// pieces is faster under `model`.
+double senders_bound_us(const TypedState& before, const TypedState& after, const CostModel& model);
+
 }  // namespace redist::synth_detail

@@ -32,4 +32,9 @@ Status check_sends(const TransferTable& sends, const TypedState& before, const T
 /// target. Errors name the 1-based step.
 Result<std::vector<TypedState>> type_plan(const Plan& plan);
 
+/// type_plan(plan) resumed: `typed` holds the states of plan's first typed.size() steps
+/// as type_plan gives them (e.g. another plan's, which starts with the same source and
+/// steps), and only the steps after them are typed.
+Result<std::vector<TypedState>> type_plan(const Plan& plan, std::vector<TypedState> typed);
+
 }  // namespace redist

@@ -100,6 +100,15 @@ double wire_fraction(CollectiveKind kind, int64_t group_size);
 /// Modeled microseconds of a collective of `kind` over `group_size` devices whose larger
 /// local buffer holds `buffer_bytes` bytes, on `link`; 0 when it communicates nothing.
 double collective_time_us(CollectiveKind kind, int64_t group_size, double buffer_bytes, const Link& link);
+/// True when physical devices `a` and `b` share a node under the model's
+/// transfer.node_size (never without nodes).
+bool same_node(const CostModel& model, int64_t a, int64_t b);
+
+/// Modeled microseconds of a transfer whose busiest device moves `across` bytes between
+/// nodes (on transfer.link; every byte without nodes) and `within` bytes inside one (on
+/// the intra class): the two terms added, each only when its bytes are > 0.
+double transfer_time_us(const CostModel& model, double across, double within);
+
 /// The slower of two classes.
 inline LinkClass slower(LinkClass a, LinkClass b) { return a == LinkClass::inter ? a : b; }
 
