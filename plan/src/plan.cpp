@@ -1,6 +1,8 @@
-// Names of the plan IR's step kinds.
+// Names of the plan IR's step kinds, and which steps move no data.
 
 #include "redist/plan/plan.hpp"
+
+#include <algorithm>
 
 namespace redist {
 
@@ -20,6 +22,11 @@ struct StepNamer {
 }  // namespace
 
 std::string_view step_name(const StepOp& op) { return std::visit(StepNamer{}, op); }
+
+bool moves_nothing(const Step& step) {
+  return std::holds_alternative<CollectivePermute>(step.op) && step.pairs &&
+         std::all_of(step.pairs->begin(), step.pairs->end(), [](const auto& p) { return p.first == p.second; });
+}
 
 std::vector<AxisRef> AllGather::axes() const {
   std::vector<AxisRef> out;

@@ -17,6 +17,7 @@
 #include "engine_moves.hpp"
 #include "gather_order.hpp"
 #include "permute_first.hpp"
+#include "same_blocks.hpp"
 #include "in_place.hpp"
 #include "fuse_collectives.hpp"
 #include "slice_orders.hpp"
@@ -48,6 +49,12 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
   if (!src.reduce_axes.empty()) f.like.reduce_op = src.reduce_op;
   else f.like.reduce_op = dst.reduce_op;
   f.target = state_of(canonical(dst, dst_mesh), dst_mesh, false);
+  // A change of device order that carries the source to another type on the new order
+  // (same_blocks.hpp): that permute, which moves nothing, is offered from the source.
+  if (f.mesh_change)
+    if (auto moved = synth_detail::same_blocks_type(src_mesh, src, dst_mesh))
+      f.permute_hints.emplace_back(state_of(canonical(src, src_mesh), src_mesh, false),
+                                   state_of(canonical(*moved, dst_mesh), dst_mesh, true));
   for (const auto& region : free_regions(f, f.target)) append_sub_factors(region, f.pool);
   for (int axis = 0; axis < static_cast<int>(f.axis_sizes.size()); ++axis) {
     Factors all;
@@ -104,6 +111,7 @@ Step step_of(const Frame& frame, const Move& move, const State& to) {
     case Move::Kind::add_pending: return Step(AddPending{refs_of(move.axes, frame.src_mesh), frame.like.reduce_op});
     case Move::Kind::permute: break;
   }
+  if (move.stays) return synth_detail::staying_permute(type_of(frame, to), frame.dst_mesh);
   CollectivePermute p{type_of(frame, to), std::nullopt};
   if (frame.mesh_change) p.to_mesh = frame.dst_mesh;
   return Step(std::move(p));
@@ -246,6 +254,8 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
                   : given_states ? typed_after(plan, *given, *given_states)
                                  : std::nullopt;
     if (!states) return;
+    // A rewrite may change the type before a permute that moves nothing.
+    if (rewritten && !synth_detail::staying_permutes_hold(plan, *states)) return;
     const TypedState& last = states->empty() ? TypedState{plan.mesh, plan.source} : states->back();
     // (Typed states are canonical: most equal `want` as they are.)
     if (!(last.mesh == dst_mesh) || (!(last.type == want) && canonical(last.type, dst_mesh) != want)) return;
@@ -315,7 +325,7 @@ void add_hints(const Seed& seed, Frame& frame) {
       frame.permute_hints.emplace_back(flagged(before.type, before.mesh, permuted, received),
                                        flagged(after.type, after.mesh, true, true));
     permuted = permuted || permute;
-    received = received || !std::holds_alternative<AllSlice>(plan.steps[k].op);
+    received = received || !(std::holds_alternative<AllSlice>(plan.steps[k].op) || moves_nothing(plan.steps[k]));
     before = after;
   }
 }
@@ -343,7 +353,7 @@ bool slices_first(const Plan& plan) {
   for (const auto& step : plan.steps) {
     const bool slice = std::holds_alternative<AllSlice>(step.op);
     if (slice && received) return false;
-    received = received || !slice;
+    received = received || !(slice || moves_nothing(step));
   }
   return true;
 }

@@ -53,8 +53,9 @@ double count_bound(const Frame& frame, const State& s) {
       if (f.size == 1) return 0;
     bad += !slice_prefix(s.dims[d], frame.target.dims[d]);
   }
+  // (A change of device order adds no latency: its permute may move nothing,
+  // same_blocks.hpp.)
   if (!s.permuted) bad = std::min(bad, 1);
-  if (frame.mesh_change && !s.permuted) bad = std::max(bad, 1);
   return bad * frame.min_latency_us;
 }
 
@@ -119,7 +120,9 @@ double lower_bound_us(const Frame& frame, const State& s) {
     const bool real = std::any_of(s.reduce.begin(), s.reduce.end(), [&t](const Factor& f) {
       return f.size >= 2 && std::find(t.reduce.begin(), t.reduce.end(), f) == t.reduce.end();
     });
-    const bool move = frame.mesh_change && !s.permuted;
+    // The order change's permute moves data when it must carry pending factors (a
+    // permute that moves nothing has none: same_blocks.hpp).
+    const bool move = frame.mesh_change && !s.permuted && !s.reduce.empty();
     return real || move ? frame.min_latency_us : 0;
   }
   const double bound = t.reduce.empty() ? std::max(data_bound(frame, s), count_bound(frame, s)) : 0;

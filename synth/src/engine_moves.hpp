@@ -15,6 +15,9 @@ struct Move {
   Kind kind = Kind::slice;
   int dim = 0;     // slice, gather, reduce_scatter dim; all_to_all source dim
   int dst = 0;     // all_to_all target dim
+  /// A permute that moves nothing (same_blocks.hpp): written with pairs that keep
+  /// every buffer in place.
+  bool stays = false;
   Factors axes;    // not used by a permute (its target is the edge's state)
   /// A fused all_to_all (all_gather): the move (part) after this one (its source
   /// (gathered) dim, target dim (unused), axes).
@@ -47,7 +50,8 @@ void append_add_pending(const Frame& frame, const State& s, std::vector<Edge>& o
 /// with a prefix of the target's and continue with up to three other factors (those
 /// the target leaves replicated tried first); and where the greedy plan permutes from
 /// `s`, to its intermediate. With a device order change, also to `s` itself on the new
-/// mesh.
+/// mesh; a permute there that gives every device the block it holds (same_blocks.hpp)
+/// is free and receives nothing.
 void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out);
 
 /// The modeled microseconds of a permute from `s` (whose free regions are `s_free`) to

@@ -5,6 +5,7 @@
 
 #include "engine_moves.hpp"
 #include "permute_axes.hpp"
+#include "same_blocks.hpp"
 
 namespace redist::engine_detail {
 
@@ -150,10 +151,14 @@ void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out)
   const Factors s_free = free_regions(frame, s);
   for (auto& t : targets) {
     if (t.dims == s.dims && !frame.mesh_change) continue;
-    const double time = permute_time_us(frame, s, s_free, t);
+    const bool stays = frame.mesh_change && s.reduce.empty() &&
+                       synth_detail::same_blocks(frame.src_mesh, {s.dims.data(), s.dims.size()}, frame.dst_mesh,
+                                                 {t.dims.data(), t.dims.size()});
+    const double time = stays ? 0 : permute_time_us(frame, s, s_free, t);
     t.received = s.received || time > 0;
     Edge e;
     e.move.kind = Move::Kind::permute;
+    e.move.stays = stays;
     e.to = std::move(t);
     e.time_us = time;
     out.push_back(std::move(e));

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "same_blocks.hpp"
 #include "synth_atoms.hpp"
+#include "synth_scope.hpp"
 #include "synth_builders.hpp"
 
 namespace redist::synth_detail {
@@ -85,6 +87,29 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
   }
   std::vector<Plan> plans;
   for (const auto& moves : candidates) plans.push_back(to_plan(moves, src_mesh, src, dst_mesh, dst));
+  if (!problem.mesh_change) return plans;
+  // Where some type on the new device order gives every device the block the source
+  // gives it, a permute that moves nothing comes first and the rest is planned on the
+  // new order (same_blocks.hpp): `{x:2}` `f32[8] -> f32[{x}8]`, devices [1,0], is then
+  // one slice.
+  if (auto moved = same_blocks_type(src_mesh, src, dst_mesh))
+    if (auto same = make_problem(dst_mesh, *moved, dst_mesh, dst))
+      for (auto& plan : constructive_seeds(*same, dst_mesh, *moved, dst_mesh, dst)) {
+        plan.mesh = src_mesh;
+        plan.source = src;
+        plan.steps.insert(plan.steps.begin(), staying_permute(*moved, dst_mesh));
+        plans.push_back(std::move(plan));
+      }
+  // Where some type on the old order gives every device the block the target gives it
+  // on the new one, the plan reaches that type and ends with such a permute: a gather to
+  // a replicated array, then the new order for free.
+  if (auto back = same_blocks_type(dst_mesh, dst, src_mesh))
+    if (auto same = make_problem(src_mesh, src, src_mesh, *back))
+      for (auto& plan : constructive_seeds(*same, src_mesh, src, src_mesh, *back)) {
+        plan.target = dst;
+        plan.steps.push_back(staying_permute(dst, dst_mesh));
+        plans.push_back(std::move(plan));
+      }
   return plans;
 }
 

@@ -2,6 +2,7 @@
 // MPI and the standard library, compile with the MPI compiler wrapper, and pass under
 // mpirun for the anchors that fit in 8 ranks, the cases of tests/data/partial_sums.txt
 // and tests/data/uneven.txt, the cases of tests/data/mesh_changes.txt that fit 8 ranks,
+// those of tests/data/device_orders.txt,
 // and hand plans with reductions and device-order changes; a wrong explicit lowering
 // makes the program report FAILED.
 
@@ -155,6 +156,15 @@ class EmittedMeshChange : public ::testing::TestWithParam<std::string> {};
 TEST_P(EmittedMeshChange, CompilesAndPassesUnderMpirun) { emit_case(REDIST_MESH_CHANGES_FILE, GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(MeshChanges, EmittedMeshChange, ::testing::ValuesIn(case_names(REDIST_MESH_CHANGES_FILE)),
+                         [](const auto& info) { return info.param; });
+
+/// The cases of tests/data/device_orders.txt (the same axes in another device order,
+/// some with permutes that move nothing: docs/meshes.md).
+class EmittedDeviceOrder : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EmittedDeviceOrder, CompilesAndPassesUnderMpirun) { emit_case(REDIST_DEVICE_ORDERS_FILE, GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(DeviceOrders, EmittedDeviceOrder, ::testing::ValuesIn(case_names(REDIST_DEVICE_ORDERS_FILE)),
                          [](const auto& info) { return info.param; });
 
 /// The cases of tests/data/device_sets.txt (other device sets: one job over the union of

@@ -77,6 +77,13 @@ TEST(MpiRuntimeAnchors, EveryMeshChangeCaseOfThisSize) {
   if (world_size() == 8 || world_size() == 6) EXPECT_GT(ran, 0);
 }
 
+// The same axes in another device order (docs/meshes.md "Device orders"): 8 devices,
+// one case 4.
+TEST(MpiRuntimeAnchors, EveryDeviceOrderCaseOfThisSize) {
+  const int ran = run_cases_of_this_size(REDIST_DEVICE_ORDERS_FILE, "device-order");
+  if (world_size() == 8) EXPECT_GT(ran, 0);
+}
+
 // Reshards between other device sets (docs/meshes.md): one job over the union of the
 // meshes' devices (rank = physical id), ranks outside a mesh without a shard.
 TEST(MpiRuntimeAnchors, EveryDeviceSetCaseOfThisSize) {

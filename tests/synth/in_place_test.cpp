@@ -80,7 +80,7 @@ TEST(InPlacePermute, AReplicatedArrayOnAnotherDeviceOrderMovesNothing) {
   auto figures = plan_figures(plan);
   ASSERT_TRUE(figures.ok());
   EXPECT_EQ(figures->recv_bytes_total, 0);
-  EXPECT_EQ(plan.steps.at(0).pairs, (DevicePairs{{0, 0}, {1, 1}, {2, 2}, {3, 3}}));
+  EXPECT_EQ(plan.steps.at(0).pairs, (DevicePairs{{3, 3}, {2, 2}, {1, 1}, {0, 0}}));  // in the new order
   EXPECT_EQ(plan_cost(CostModel{}, plan)->time_us, 0);
 }
 

@@ -29,12 +29,44 @@ inline std::ostream& operator<<(std::ostream& os, const ReshardCase& c) {
   return os << to_string(c.src) << " -> " << to_string(c.dst);
 }
 
-/// `mesh` with a random device order.
+/// `mesh` with a random device order: half the time any permutation of the devices,
+/// half the time a permutation of the mixed-radix digits of the device position (each
+/// axis split into prime digits; XLA's transposed iotas such as `<=[4,2]T(1,0)` are
+/// these), under which many types are other types on the new order.
 inline rc::Gen<Mesh> gen_reordered(const Mesh& mesh) {
   return rc::gen::exec([mesh] {
+    std::vector<int64_t> order(static_cast<std::size_t>(mesh.num_devices()));
+    if (*rc::gen::inRange(0, 2) == 0) {
+      std::vector<int64_t> radix;  // digits major first
+      for (const auto& axis : mesh.axes())
+        for (int64_t rest = axis.size, p = 2; rest > 1; ++p)
+          for (; rest % p == 0; rest /= p) radix.push_back(p);
+      std::vector<int64_t> stride(radix.size());
+      for (std::size_t i = radix.size(), s = 1; i-- > 0;) {
+        stride[i] = static_cast<int64_t>(s);
+        s *= static_cast<std::size_t>(radix[i]);
+      }
+      // A random permutation of the digits among those of equal radix.
+      const auto keys = *rc::gen::container<std::vector<unsigned>>(radix.size(), rc::gen::arbitrary<unsigned>());
+      std::vector<std::size_t> perm(radix.size());
+      std::iota(perm.begin(), perm.end(), 0);
+      std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) {
+        return radix[a] != radix[b] ? radix[a] < radix[b] : keys[a] < keys[b];
+      });
+      std::vector<std::size_t> slots(radix.size());
+      std::iota(slots.begin(), slots.end(), 0);
+      std::stable_sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) { return radix[a] < radix[b]; });
+      std::vector<std::size_t> to(radix.size());  // digit slots[i] of a position is digit perm[i] of its id
+      for (std::size_t i = 0; i < radix.size(); ++i) to[slots[i]] = perm[i];
+      for (int64_t q = 0; q < mesh.num_devices(); ++q) {
+        int64_t id = 0;
+        for (std::size_t j = 0; j < radix.size(); ++j) id += q / stride[j] % radix[j] * stride[to[j]];
+        order[static_cast<std::size_t>(q)] = id;
+      }
+      return Mesh::create(mesh.axes(), order).value();
+    }
     const auto keys = *rc::gen::container<std::vector<unsigned>>(static_cast<std::size_t>(mesh.num_devices()),
                                                                  rc::gen::arbitrary<unsigned>());
-    std::vector<int64_t> order(static_cast<std::size_t>(mesh.num_devices()));
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
       return keys[static_cast<std::size_t>(a)] < keys[static_cast<std::size_t>(b)];
