@@ -16,6 +16,7 @@
 
 #include "engine_moves.hpp"
 #include "gather_order.hpp"
+#include "held_slices.hpp"
 #include "permute_first.hpp"
 #include "same_blocks.hpp"
 #include "in_place.hpp"
@@ -301,6 +302,7 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
       add(synth_detail::fused_all_gathers(model, seed, &*given_states));
     }
     add_all(synth_detail::reordered_slices(seed));
+    add(synth_detail::held_slices(seed));
     add_all(synth_detail::slices_at_their_target(seed));
     add_all(synth_detail::slow_gathers_early(model, seed));
     if (!(model.intra == model.inter))  // one link class: the permute costs the same on either side

@@ -70,4 +70,19 @@ Factors gaps(std::span<const int64_t> axis_sizes, Factors used) {
   return free;
 }
 
+std::vector<Digit> digits_of(const Mesh& mesh) {
+  std::vector<Digit> out;
+  for (std::size_t a = 0; a < mesh.rank(); ++a) {
+    int64_t rest = mesh.axis_size(a), pre = 1;
+    for (int64_t p = 2; rest > 1; ++p)
+      for (; rest % p == 0; rest /= p, pre *= p) out.push_back({static_cast<int>(a), p, pre, 1});
+  }
+  int64_t stride = 1;
+  for (std::size_t i = out.size(); i-- > 0;) {
+    out[i].stride = stride;
+    stride *= out[i].radix;
+  }
+  return out;
+}
+
 }  // namespace redist::synth_detail

@@ -42,6 +42,19 @@ Factors factors_of(const std::vector<AxisRef>& refs, const Mesh& mesh);
 /// The references of `factors`, merged, whole axes written as such.
 std::vector<AxisRef> refs_of(const Factors& factors, const Mesh& mesh);
 
+/// One mixed-radix digit of a device position: its axis, radix, the product of the
+/// axis's digits above it, and its stride in the row-major position.
+struct Digit {
+  int axis = 0;
+  int64_t radix = 1;
+  int64_t pre = 1;
+  int64_t stride = 1;
+};
+
+/// Returns the digits of `mesh`'s positions, major first: each axis split into its
+/// prime factors, smaller primes major.
+std::vector<Digit> digits_of(const Mesh& mesh);
+
 /// The parts of every axis (of sizes `axis_sizes`) that no factor of `used` covers,
 /// each a maximal gap between used factors, in axis order.
 Factors gaps(std::span<const int64_t> axis_sizes, Factors used);

@@ -22,32 +22,6 @@ int64_t block_at(const Mesh& mesh, int64_t position, const Factors& dim) {
   return block;
 }
 
-/// One mixed-radix digit of a device position: its axis, radix, the product of the
-/// axis's digits above it, and its stride in the row-major position.
-struct Digit {
-  int axis = 0;
-  int64_t radix = 1;
-  int64_t pre = 1;
-  int64_t stride = 1;
-};
-
-/// Returns the digits of `mesh`'s positions, major first: each axis split into its
-/// prime factors, smaller primes major.
-std::vector<Digit> digits_of(const Mesh& mesh) {
-  std::vector<Digit> out;
-  for (std::size_t a = 0; a < mesh.rank(); ++a) {
-    int64_t rest = mesh.axis_size(a), pre = 1;
-    for (int64_t p = 2; rest > 1; ++p)
-      for (; rest % p == 0; rest /= p, pre *= p) out.push_back({static_cast<int>(a), p, pre, 1});
-  }
-  int64_t stride = 1;
-  for (std::size_t i = out.size(); i-- > 0;) {
-    out[i].stride = stride;
-    stride *= out[i].radix;
-  }
-  return out;
-}
-
 /// Returns, for each digit of `b`'s positions, the digit of `a`'s positions that it
 /// is (same radix: device b.device_at(q) sits at a's position whose digit perm[j] is
 /// q's digit j), or nullopt when the order change permutes no digits so.
