@@ -85,4 +85,30 @@ std::vector<Digit> digits_of(const Mesh& mesh) {
   return out;
 }
 
+std::optional<std::vector<std::size_t>> digit_list(const Factors& factors, const std::vector<Digit>& digits) {
+  std::vector<std::size_t> out;
+  for (const auto& f : factors) {
+    int64_t covered = 1;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+      const Digit& d = digits[i];
+      if (d.axis != f.axis || d.pre < f.pre || d.pre >= f.end()) continue;
+      if (covered == 1 && d.pre != f.pre) return std::nullopt;
+      out.push_back(i);
+      covered *= d.radix;
+    }
+    if (covered != f.size) return std::nullopt;
+  }
+  return out;
+}
+
+Factors factors_of_digits(const std::vector<std::size_t>& list, const std::vector<Digit>& digits) {
+  Factors out;
+  for (auto i : list) {
+    const Digit& d = digits[i];
+    if (!out.empty() && out.back().axis == d.axis && out.back().end() == d.pre) out.back().size *= d.radix;
+    else out.push_back({d.axis, d.pre, d.radix});
+  }
+  return out;
+}
+
 }  // namespace redist::synth_detail

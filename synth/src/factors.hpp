@@ -6,6 +6,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -54,6 +55,14 @@ struct Digit {
 /// Returns the digits of `mesh`'s positions, major first: each axis split into its
 /// prime factors, smaller primes major.
 std::vector<Digit> digits_of(const Mesh& mesh);
+
+/// Returns the indices into `digits` (digits_of(mesh)) of `factors`' digits, major
+/// first; nullopt when a factor does not start and end on digit boundaries.
+std::optional<std::vector<std::size_t>> digit_list(const Factors& factors, const std::vector<Digit>& digits);
+
+/// Returns the factors of the digits `list` (indices into `digits`, major first),
+/// neighbours that are consecutive digits of one axis merged.
+Factors factors_of_digits(const std::vector<std::size_t>& list, const std::vector<Digit>& digits);
 
 /// The parts of every axis (of sizes `axis_sizes`) that no factor of `used` covers,
 /// each a maximal gap between used factors, in axis order.

@@ -49,21 +49,10 @@ std::optional<std::vector<std::size_t>> digit_permutation(const Mesh& a, const s
 /// factor does not start and end on digit boundaries.
 std::optional<Factors> carried(const Factors& factors, const std::vector<Digit>& a_digits,
                                const std::vector<Digit>& b_digits, const std::vector<std::size_t>& perm) {
-  Factors out;
-  for (const auto& f : factors) {
-    int64_t covered = 1;
-    for (std::size_t i = 0; i < a_digits.size(); ++i) {
-      const Digit& d = a_digits[i];
-      if (d.axis != f.axis || d.pre < f.pre || d.pre >= f.end()) continue;
-      if (covered == 1 && d.pre != f.pre) return std::nullopt;
-      const std::size_t j = static_cast<std::size_t>(std::find(perm.begin(), perm.end(), i) - perm.begin());
-      out.push_back({b_digits[j].axis, b_digits[j].pre, b_digits[j].radix});
-      covered *= d.radix;
-    }
-    if (covered != f.size) return std::nullopt;
-  }
-  merge(out);
-  return out;
+  auto list = digit_list(factors, a_digits);
+  if (!list) return std::nullopt;
+  for (auto& i : *list) i = static_cast<std::size_t>(std::find(perm.begin(), perm.end(), i) - perm.begin());
+  return factors_of_digits(*list, b_digits);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "redist/plan/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "redist/verify/checker.hpp"
-#include "synth/refuted_checks.hpp"
+#include "synth/checker_checks.hpp"
 #include "synth/src/held_slices.hpp"
 #include "synth/synthesis_checks.hpp"
 
@@ -35,10 +35,7 @@ TEST(HeldSlices, TheSliceKeepsEveryHeldTargetBlock) {
   ASSERT_TRUE(figures->lower_bound.has_value());
   EXPECT_EQ(figures->lower_bound->total, 4 * 2 * 4);  // 4 devices lack their 2 elements
   EXPECT_EQ(figures->recv_bytes_total, figures->lower_bound->total);
-  auto report = check_plan(*plan);
-  ASSERT_TRUE(report.ok()) << report.error().to_string();
-  EXPECT_TRUE(report->verified());
-  EXPECT_EQ(report->transfers, Transfers::tight);
+  expect_proved_and_tight(*plan);
   // The slice the builders take ({y}) receives 1.5x as much.
   const Plan given = plan_text(
       "mesh {x:2, y:4}\nsource f32[{x}16]\nall_slice(dim=0, axes={y})\ncollective_permute(to=f32[{y,x}16])\n"

@@ -10,24 +10,13 @@
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "redist/verify/checker.hpp"
+#include "synth/synthesis_cases.hpp"
 #include "synth/synthesis_checks.hpp"
 
 namespace redist::testing {
 namespace {
 
-struct Pair {
-  Mesh mesh, target_mesh;
-  DistType src, dst;
-};
-
-Pair pair_of(const char* mesh, const char* target_mesh, const char* src, const char* dst) {
-  Pair p;
-  p.mesh = parse_mesh(mesh).value();
-  p.target_mesh = parse_mesh(target_mesh).value();
-  p.src = parse_type(src, p.mesh).value();
-  p.dst = parse_type(dst, p.target_mesh).value();
-  return p;
-}
+using Pair = ReshardCase;
 
 /// The default plan of `p`, checked: correct under the interpreter, within the bound,
 /// G1, G2 and G3a proved, one permute with an explicit pair table.
@@ -52,7 +41,7 @@ Plan checked_plan(const Pair& p) {
 TEST(InPlacePermute, PairsKeepEveryDeviceThatHoldsItsTargetShard) {
   // {z,x} -> {y} on {x:2, y:4, z:2}: device (x, y, z) holds block 2z+x and needs y; the
   // lowering's pairs move a quarter of the devices that already hold it.
-  const Pair p = pair_of("{x:2, y:4, z:2}", "{x:2, y:4, z:2}", "f32[{z,x}64]", "f32[{y}64]");
+  const Pair p = parsed_case("{x:2, y:4, z:2}", "{x:2, y:4, z:2}", "f32[{z,x}64]", "f32[{y}64]");
   const Plan plan = checked_plan(p);
   auto figures = plan_figures(plan);
   ASSERT_TRUE(figures.ok()) << figures.error().to_string();
@@ -75,7 +64,7 @@ TEST(InPlacePermute, PairsKeepEveryDeviceThatHoldsItsTargetShard) {
 TEST(InPlacePermute, AReplicatedArrayOnAnotherDeviceOrderMovesNothing) {
   // Every device holds the whole array: the permute to the new order keeps every
   // buffer where it is (the lowering's pairs would send every one across).
-  const Pair p = pair_of("{x:2, y:2}", "{x:2, y:2} devices=[3,2,1,0]", "f32[16, 8]", "f32[16, 8]");
+  const Pair p = parsed_case("{x:2, y:2}", "{x:2, y:2} devices=[3,2,1,0]", "f32[16, 8]", "f32[16, 8]");
   const Plan plan = checked_plan(p);
   auto figures = plan_figures(plan);
   ASSERT_TRUE(figures.ok());
@@ -87,7 +76,7 @@ TEST(InPlacePermute, AReplicatedArrayOnAnotherDeviceOrderMovesNothing) {
 TEST(InPlacePermute, TheSliceIsTheAtomTheTargetKeepsAtItsMinorEnd) {
   // {y} -> {z} on z:4: slicing z:(2)2 (the target's minor atom) keeps half the devices
   // in place across the permute, slicing z:(1)2 only a quarter.
-  const Pair p = pair_of("{x:2, y:2, z:4}", "{x:2, y:2, z:4}", "bf16[{y}64]", "bf16[{z}64]");
+  const Pair p = parsed_case("{x:2, y:2, z:4}", "{x:2, y:2, z:4}", "bf16[{y}64]", "bf16[{z}64]");
   auto plan = synthesize(p.mesh, p.src, p.target_mesh, p.dst);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
   EXPECT_EQ(to_string(plan->steps.at(0)), "all_slice(dim=0, axes={z:(2)2})");
@@ -103,7 +92,7 @@ TEST(InPlacePermute, SliceOrderKeepsTheDevicesThatHoldTheirBlock) {
   // XLA's random10: slicing {z,x} leaves block 4y+2z+x where the target wants 4z+2x+y
   // (2 devices in place); slicing {x,z} leaves 4y+2x+z, in place wherever y = z (4),
   // as XLA's own plan does (synth/src/slice_orders.hpp).
-  const Pair p = pair_of("{x:2, y:2, z:2}", "{x:2, y:2, z:2}", "f64[{y}8]", "f64[{z,x,y}8]");
+  const Pair p = parsed_case("{x:2, y:2, z:2}", "{x:2, y:2, z:2}", "f64[{y}8]", "f64[{z,x,y}8]");
   auto plan = synthesize(p.mesh, p.src, p.target_mesh, p.dst);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
   ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);

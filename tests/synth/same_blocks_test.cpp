@@ -20,25 +20,14 @@
 #include "redist/synth/synthesize.hpp"
 #include "redist/verify/checker.hpp"
 #include "synth/src/same_blocks.hpp"
-#include "synth/refuted_checks.hpp"
+#include "synth/checker_checks.hpp"
+#include "synth/synthesis_cases.hpp"
 #include "synth/synthesis_checks.hpp"
 
 namespace redist::testing {
 namespace {
 
-struct Pair {
-  Mesh mesh, target_mesh;
-  DistType src, dst;
-};
-
-Pair pair_of(const char* mesh, const char* target_mesh, const char* src, const char* dst) {
-  Pair p;
-  p.mesh = parse_mesh(mesh).value();
-  p.target_mesh = parse_mesh(target_mesh).value();
-  p.src = parse_type(src, p.mesh).value();
-  p.dst = parse_type(dst, p.target_mesh).value();
-  return p;
-}
+using Pair = ReshardCase;
 
 /// The identity pairs of `mesh`'s devices, in its order.
 DevicePairs staying_pairs(const Mesh& mesh) {
@@ -59,22 +48,13 @@ void expect_moves_nothing(const Pair& p, const Plan& plan) {
   ASSERT_TRUE(figures->lower_bound.has_value());
   EXPECT_EQ(figures->lower_bound->total, 0);
   EXPECT_EQ(plan_cost(CostModel{}, plan)->time_us, 0);
-  auto report = check_plan(plan);
-  ASSERT_TRUE(report.ok()) << report.error().to_string();
-  EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
-  EXPECT_EQ(report->memory.verdict, Verdict::proved) << report->memory.detail;
-  EXPECT_EQ(report->no_peak.verdict, Verdict::proved) << report->no_peak.detail;
-  EXPECT_EQ(report->tight.verdict, Verdict::proved) << report->tight.detail;
-  EXPECT_EQ(report->transfers, Transfers::tight);
-  EXPECT_EQ(report->recv_bytes_max, 0);
-  EXPECT_EQ(report->lower_bound_bytes_max, BigInt(0));
-  EXPECT_TRUE(report->verified());
+  expect_proved_and_tight(plan);
 }
 
 TEST(SameBlocks, AReplicatedArrayIsSlicedOnTheNewOrder) {
   // Before: all_slice on the old order, then a permute that sent every half across
   // (3,200 bytes received where the lower bound is 0).
-  const Pair p = pair_of("{x:2}", "{x:2} devices=[1,0]", "bf16[80, 20]", "bf16[{x}80, 20]");
+  const Pair p = parsed_case("{x:2}", "{x:2} devices=[1,0]", "bf16[80, 20]", "bf16[{x}80, 20]");
   auto plan = synthesize(p.mesh, p.src, p.target_mesh, p.dst);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
   ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
@@ -87,7 +67,7 @@ TEST(SameBlocks, AReplicatedArrayIsSlicedOnTheNewOrder) {
 
 TEST(SameBlocks, AnOrderChangeAlongAReplicatedAxisKeepsTheTiledOne) {
   // devices=[1,0,3,2] swaps along y only; the source is tiled by x alone.
-  const Pair p = pair_of("{x:2, y:2}", "{x:2, y:2} devices=[1,0,3,2]", "f32[{x}16, 8]", "f32[{x}16, {y}8]");
+  const Pair p = parsed_case("{x:2, y:2}", "{x:2, y:2} devices=[1,0,3,2]", "f32[{x}16, 8]", "f32[{x}16, {y}8]");
   auto plan = synthesize(p.mesh, p.src, p.target_mesh, p.dst);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
   ASSERT_EQ(plan->steps.size(), 2u) << to_string(*plan);
@@ -99,7 +79,7 @@ TEST(SameBlocks, AnOrderChangeAlongAReplicatedAxisKeepsTheTiledOne) {
 TEST(SameBlocks, ATransposedOrderCarriesTheSourceToOtherAxes) {
   // XLA's `devices=[2,4]<=[4,2]T(1,0)`: device id = 2y + x on the new order, so the
   // old x (id bit 2) is the new y:(1)2, and the source is f32[{y:(1)2}16, 8] there.
-  const Pair p = pair_of("{x:2, y:4}", "{x:2, y:4} devices=[0,2,4,6,1,3,5,7]", "f32[{x}16, 8]", "f32[{y}16, 8]");
+  const Pair p = parsed_case("{x:2, y:4}", "{x:2, y:4} devices=[0,2,4,6,1,3,5,7]", "f32[{x}16, 8]", "f32[{y}16, 8]");
   auto moved = synth_detail::same_blocks_type(p.mesh, p.src, p.target_mesh);
   ASSERT_TRUE(moved.has_value());
   EXPECT_EQ(to_string(*moved), "f32[{y:(1)2}16, 8]");
@@ -115,7 +95,7 @@ TEST(SameBlocks, ATransposedOrderCarriesTheSourceToOtherAxes) {
   expect_moves_nothing(p, optimal->plan);
   // Where the old order cannot slice for the new one (the target tiles the other dim),
   // the permute that moves nothing comes first.
-  const Pair q = pair_of("{x:2, y:4}", "{x:2, y:4} devices=[0,2,4,6,1,3,5,7]", "f32[{x}16, 8]", "f32[16, {y}8]");
+  const Pair q = parsed_case("{x:2, y:4}", "{x:2, y:4} devices=[0,2,4,6,1,3,5,7]", "f32[{x}16, 8]", "f32[16, {y}8]");
   auto exchange = synthesize(q.mesh, q.src, q.target_mesh, q.dst);
   ASSERT_TRUE(exchange.ok()) << exchange.error().to_string();
   EXPECT_EQ(plan_problem(*exchange, q.mesh, q.src, q.target_mesh, q.dst, local_bytes(q.src)), "");
@@ -128,7 +108,7 @@ TEST(SameBlocks, ATransposedOrderCarriesTheSourceToOtherAxes) {
 TEST(SameBlocks, AnOrderThatPermutesNoDigitsStillMoves) {
   // devices=[2,0,3,1] is no digit permutation: devices 1 and 2 change their x, so no
   // type on the new order gives every device its block, and those two receive theirs.
-  const Pair p = pair_of("{x:2, y:2}", "{x:2, y:2} devices=[2,0,3,1]", "f32[{x}16, 8]", "f32[{x}16, 8]");
+  const Pair p = parsed_case("{x:2, y:2}", "{x:2, y:2} devices=[2,0,3,1]", "f32[{x}16, 8]", "f32[{x}16, 8]");
   EXPECT_FALSE(synth_detail::same_blocks_type(p.mesh, p.src, p.target_mesh).has_value());
   auto plan = synthesize(p.mesh, p.src, p.target_mesh, p.dst);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
@@ -153,7 +133,7 @@ Plan permute_first(const DevicePairs& pairs) {
 }
 
 TEST(SameBlocks, AStayingTableThatIsWrongIsRefutedAndConfirmed) {
-  const Pair p = pair_of("{x:2, y:4}", "{x:2, y:4} devices=[0,2,4,6,1,3,5,7]", "f32[{x}16, 8]", "f32[{y}16, 8]");
+  const Pair p = parsed_case("{x:2, y:4}", "{x:2, y:4} devices=[0,2,4,6,1,3,5,7]", "f32[{x}16, 8]", "f32[{y}16, 8]");
   expect_moves_nothing(p, permute_first(staying_pairs(p.target_mesh)));
   // Devices 0 and 4 swap buffers: they hold the two halves (old x = 0 and 1), so each
   // then slices rows of the other half.

@@ -29,6 +29,16 @@ inline std::ostream& operator<<(std::ostream& os, const ReshardCase& c) {
   return os << to_string(c.src) << " -> " << to_string(c.dst);
 }
 
+/// The case of `src` on `mesh` to `dst` on `target_mesh`, parsed (fixed test input).
+inline ReshardCase parsed_case(const char* mesh, const char* target_mesh, const char* src, const char* dst) {
+  ReshardCase c;
+  c.mesh = parse_mesh(mesh).value();
+  c.target_mesh = parse_mesh(target_mesh).value();
+  c.src = parse_type(src, c.mesh).value();
+  c.dst = parse_type(dst, c.target_mesh).value();
+  return c;
+}
+
 /// `mesh` with a random device order: half the time any permutation of the devices,
 /// half the time a permutation of the mixed-radix digits of the device position (each
 /// axis split into prime digits; XLA's transposed iotas such as `<=[4,2]T(1,0)` are

@@ -51,6 +51,7 @@ redist_test(verify_device_sets_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/device_sets_test.cpp
   LIBS redist_verify redist_proofs redist_synth
   LABELS unit)
+target_include_directories(verify_device_sets_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 target_compile_definitions(verify_device_sets_tests PRIVATE
   REDIST_DEVICE_SETS_FILE="${PROJECT_SOURCE_DIR}/tests/data/device_sets.txt"
   REDIST_DEVICE_SETS_COST_FILE="${PROJECT_SOURCE_DIR}/tests/data/device_sets.cost")

@@ -26,6 +26,7 @@
 #include "redist/synth/synthesize.hpp"
 #include "redist/verify/checker.hpp"
 #include "redist/verify/interpreter.hpp"
+#include "synth/checker_checks.hpp"
 
 namespace redist {
 namespace {
@@ -288,28 +289,14 @@ bool ends_on_device(const Plan& plan, int64_t device) {
 }
 
 /// Checks that G1 refutes `plan` with a counterexample at step 2 on a device of the
-/// final mesh (rank-2 types), naming a wrong element, and that the interpreter holds
-/// exactly that element at the counterexample's device and local index, not the one the
-/// target prescribes there.
+/// final mesh (rank-2 types), which the interpreter confirms (checker_checks.hpp).
 void expect_wrong_element_at_step_2(const Plan& plan) {
-  auto refuted = check_plan(plan);
-  ASSERT_TRUE(refuted.ok()) << refuted.error().to_string();
-  ASSERT_EQ(refuted->correct.verdict, Verdict::refuted) << refuted->correct.detail;
-  EXPECT_FALSE(refuted->verified());
-  ASSERT_TRUE(refuted->correct.counterexample.has_value());
-  const Counterexample& ce = *refuted->correct.counterexample;
-  EXPECT_TRUE(ends_on_device(plan, ce.device));
-  EXPECT_EQ(ce.step, 2);
-  ASSERT_EQ(ce.local_index.size(), 2u);
-  ASSERT_EQ(ce.expected_global.size(), 2u);
-  ASSERT_TRUE(ce.actual_global.has_value());
-  EXPECT_NE(*ce.actual_global, ce.expected_global);
-  auto data = run_plan(plan, distribute(plan.mesh, plan.source));
-  ASSERT_TRUE(data.ok()) << data.error().to_string();
-  const LocalBuffer& held = (*data)[static_cast<std::size_t>(ce.device)];
-  const int64_t at = ce.local_index[0] * held.shape[1] + ce.local_index[1];
-  EXPECT_EQ(held.values[static_cast<std::size_t>(at)], element_value(*plan.target, *ce.actual_global));
-  EXPECT_NE(held.values[static_cast<std::size_t>(at)], element_value(*plan.target, ce.expected_global));
+  const auto ce = redist::testing::expect_refuted_and_confirmed(plan);
+  ASSERT_TRUE(ce.has_value());
+  EXPECT_TRUE(ends_on_device(plan, ce->device));
+  EXPECT_EQ(ce->step, 2);
+  EXPECT_EQ(ce->local_index.size(), 2u);
+  EXPECT_EQ(ce->expected_global.size(), 2u);
 }
 
 TEST(DeviceSetsTest, StagedGatherOverTheWrongDevicesIsRefutedAndConfirmed) {
@@ -423,14 +410,7 @@ TEST(DeviceSetsTest, PendingSumIsReduceScatteredBeforeTheTransfer) {
 /// Checks that `plan` of case `c` is proved (G1, G2, G3a, G3b tight) and that the
 /// interpreter delivers every target element.
 void expect_tight_and_delivered(const Anchor& c, const Plan& plan) {
-  auto report = check_plan(plan);
-  ASSERT_TRUE(report.ok()) << report.error().to_string();
-  EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
-  EXPECT_EQ(report->memory.verdict, Verdict::proved) << report->memory.detail;
-  EXPECT_EQ(report->no_peak.verdict, Verdict::proved) << report->no_peak.detail;
-  EXPECT_EQ(report->tight.verdict, Verdict::proved) << report->tight.detail;
-  EXPECT_EQ(report->transfers, Transfers::tight);
-  EXPECT_TRUE(report->verified());
+  redist::testing::expect_proved_and_tight(plan);
   auto data = run_plan(plan, distribute(c.mesh, c.source));
   ASSERT_TRUE(data.ok()) << data.error().to_string();
   const auto mismatch = compare(c.target_mesh, c.target, *data);

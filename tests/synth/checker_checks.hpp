@@ -1,7 +1,9 @@
 #pragma once
-// The checker must be able to fail: a wrong plan is refuted on G1 with a counterexample
-// that the concrete interpreter confirms (the device holds, at that local index, the
-// element the counterexample names, not the one the target prescribes there).
+// The checker's verdicts as the tests expect them: a plan proved on G1, G2 and G3a and
+// tight on G3b; and, since the checker must be able to fail, a wrong plan refuted on G1
+// with a counterexample that the concrete interpreter confirms (the device holds, at
+// that local index, the element the counterexample names, not the one the target
+// prescribes there).
 
 #include <gtest/gtest.h>
 
@@ -12,6 +14,19 @@
 #include "redist/verify/interpreter.hpp"
 
 namespace redist::testing {
+
+/// Checks that the checker proves G1, G2 and G3a of `plan` and finds it tight (G3b), so
+/// that it is verified.
+inline void expect_proved_and_tight(const Plan& plan) {
+  auto report = check_plan(plan);
+  ASSERT_TRUE(report.ok()) << report.error().to_string();
+  EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
+  EXPECT_EQ(report->memory.verdict, Verdict::proved) << report->memory.detail;
+  EXPECT_EQ(report->no_peak.verdict, Verdict::proved) << report->no_peak.detail;
+  EXPECT_EQ(report->tight.verdict, Verdict::proved) << report->tight.detail;
+  EXPECT_EQ(report->transfers, Transfers::tight);
+  EXPECT_TRUE(report->verified());
+}
 
 /// Checks that G1 refutes `wrong` and that the interpreter confirms its counterexample;
 /// returns the counterexample (nullopt after a failed check).
