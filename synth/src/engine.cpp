@@ -297,15 +297,19 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
       if (plan) rewrites.push_back(std::move(*plan));
     };
     auto add_all = [&](std::vector<Plan> plans) { std::move(plans.begin(), plans.end(), std::back_inserter(rewrites)); };
+    const bool classes = !(model.intra == model.inter);
     if (given_states) {  // without states the seed does not type-check, and neither fusion applies
-      add(synth_detail::fused_all_to_alls(seed, &*given_states));
+      auto fused = synth_detail::fused_all_to_alls(seed, &*given_states);
+      // The permute before the fused exchange too (its moves in either order).
+      if (fused && classes) add_all(synth_detail::permutes_first(*fused));
+      add(std::move(fused));
       add(synth_detail::fused_all_gathers(model, seed, &*given_states));
     }
     add_all(synth_detail::reordered_slices(seed));
     add(synth_detail::held_slices(seed));
     add_all(synth_detail::slices_at_their_target(seed));
     add_all(synth_detail::slow_gathers_early(model, seed));
-    if (!(model.intra == model.inter))  // one link class: the permute costs the same on either side
+    if (classes)  // one link class: the permute costs the same on either side
       add_all(synth_detail::permutes_first(seed));
     consider(&seed, std::nullopt, rewrites.empty());
     for (auto& rewritten : rewrites) consider(&seed, std::move(rewritten));

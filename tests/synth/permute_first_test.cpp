@@ -9,6 +9,7 @@
 #include "redist/synth/synthesize.hpp"
 #include "synth/src/permute_first.hpp"
 #include "synth/link_class_cases.hpp"
+#include "synth/synthesis_checks.hpp"
 
 namespace redist::testing {
 namespace {
@@ -46,6 +47,35 @@ TEST(PermuteFirst, TheDefaultPlanPermutesOnTheFastAxesFirst) {
                   Step(CollectivePermute{parse_type("f32[{y}320, 120, {x}2560]", c.mesh).value(), std::nullopt})},
                  std::nullopt};
   EXPECT_TRUE(synth_detail::permutes_first(odd).empty());
+}
+
+TEST(PermuteFirst, AFusedExchangeTakesThePermuteFirstInEitherOrderOfItsMoves) {
+  // Harness case random217: the fused all_to_all (y:(2)8 from dim 1, x:(4)2 from dim 3)
+  // then a permute whose pairs differ along x (inter-node); with the moves in the other
+  // order the permute only reorders dim 3 and the exchange runs over y alone.
+  const LinkCase c = case_of("{x:8, y:16}", "bf16[96, {y:(2)8}32, 2, {y:(1)2,x}32]", "bf16[{y}96, 32, 2, {x}32]");
+  const Plan fused = parse_plan(
+                         "mesh {x:8, y:16}\nsource bf16[96, {y:(2)8}32, 2, {y:(1)2,x}32]\n"
+                         "all_to_all(src=1, dst=0, axes={y:(2)8}; src=3, dst=0, axes={x:(4)2})\n"
+                         "collective_permute(to=bf16[{y}96, 32, 2, {x}32])\ntarget bf16[{y}96, 32, 2, {x}32]\n")
+                         .value();
+  ASSERT_EQ(plan_problem(fused, c.mesh, c.src, c.mesh, c.dst, local_bytes(c.src)), "");
+  const auto rewritten = synth_detail::permutes_first(fused);
+  ASSERT_EQ(rewritten.size(), 2u);
+  // The moves in their order: the last move's share (size 2) is the most minor part of
+  // dim 0, split off y:(2)8.
+  EXPECT_EQ(to_string(rewritten[0].steps[0]), "collective_permute(to=bf16[96, {y:(1)8}32, 2, {x,y:(8)2}32])");
+  EXPECT_EQ(to_string(rewritten[0].steps[1]), "all_to_all(src=1, dst=0, axes={y:(1)8}; src=3, dst=0, axes={y:(8)2})");
+  // In the other order: dim 1 keeps y:(2)8 and dim 3 ends with y:(1)2.
+  EXPECT_EQ(to_string(rewritten[1].steps[0]), "collective_permute(to=bf16[96, {y:(2)8}32, 2, {x,y:(1)2}32])");
+  EXPECT_EQ(to_string(rewritten[1].steps[1]), "all_to_all(src=3, dst=0, axes={y:(1)2}; src=1, dst=0, axes={y:(2)8})");
+  for (const auto& p : rewritten) EXPECT_EQ(plan_problem(p, c.mesh, c.src, c.mesh, c.dst, local_bytes(c.src)), "");
+  // The default plan is the second: 10.2 us before, the optimal 6.1 us now.
+  const Plan plan = checked_plan(c, x_inter());
+  ASSERT_EQ(plan.steps.size(), 2u) << to_string(plan);
+  EXPECT_EQ(plan.steps[0].op, rewritten[1].steps[0].op) << to_string(plan);
+  EXPECT_EQ(plan.steps[1].op, rewritten[1].steps[1].op) << to_string(plan);
+  expect_optimal_cost(c, x_inter(), plan);
 }
 
 }  // namespace
