@@ -233,25 +233,44 @@ double time_of(const CostModel& model, const Plan& plan, const std::vector<Typed
   return time;
 }
 
+/// True when some fused all_to_all of `plan` is directly followed by a permute.
+bool fused_before_permute(const Plan& plan) {
+  for (std::size_t k = 0; k + 1 < plan.steps.size(); ++k) {
+    const auto* a2a = std::get_if<AllToAll>(&plan.steps[k].op);
+    if (a2a && a2a->moves.size() > 1 && std::holds_alternative<CollectivePermute>(plan.steps[k + 1].op)) return true;
+  }
+  return false;
+}
+
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
 /// first when `strict`) or rewritten form of one (its slices in another order, its
 /// consecutive all_to_alls or all_gathers fused, its gathers split by link class or a
 /// slow one moved earlier, a permute moved before an all_to_all), priced step by step
 /// on its typed states; between plans of equal time, the one receiving fewer bytes over all devices once its permutes keep
-/// the most data in place. The result's plan is so repaired and re-priced (never
-/// dearer: in_place.hpp).
+/// the most data in place; then the best plan with held slices, and the permute first
+/// in the best plan and in the cheapest one with a fused exchange before a permute. The
+/// result's plan is so repaired and re-priced (never dearer: in_place.hpp).
 std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& seeds, const BigInt& bound,
                               const DistType& dst, const Mesh& dst_mesh, bool strict) {
   std::optional<Seed> best;
+  // The cheapest candidate with a fused all_to_all right before a permute, whose permute
+  // may run first (below).
+  std::optional<Seed> fused;
   const DistType want = canonical(dst, dst_mesh);
   PermuteTimes permutes;
   // `given`'s states (nullopt where it does not type-check), typed once for its rewrites.
   std::optional<std::vector<TypedState>> given_states;
   // `last`: no rewrite of `given` follows, so its states move into its candidate.
-  auto consider = [&](const Plan* given, std::optional<Plan> rewritten, bool last_use = false) {
+  // `base` (typed as `base_states`): the plan `rewritten` was made from, when not `given`.
+  // `ties`: a plan as cheap as the best replaces it when it receives fewer bytes (the
+  // in-place repair that counts them is the dearest part of a ranking).
+  auto consider = [&](const Plan* given, std::optional<Plan> rewritten, bool last_use = false,
+                      const Plan* base = nullptr, const std::vector<TypedState>* base_states = nullptr,
+                      bool ties = true) {
     const Plan& plan = rewritten ? *rewritten : *given;
     if (strict && rewritten && !slices_first(plan)) return;  // a rewrite may put a receive first
-    auto states = !rewritten ? (last_use ? std::move(given_states) : given_states)
+    auto states = !rewritten     ? (last_use ? std::move(given_states) : given_states)
+                  : base         ? typed_after(plan, *base, *base_states)
                   : given_states ? typed_after(plan, *given, *given_states)
                                  : std::nullopt;
     if (!states) return;
@@ -279,8 +298,11 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
           candidate.states = std::move(*slow_states);
         }
       }
+    if (!(model.intra == model.inter) && fused_before_permute(candidate.plan()) &&
+        (!fused || cheaper(candidate.time_us, fused->time_us)))
+      fused = Seed{candidate.given, candidate.plan(), std::nullopt, candidate.states, candidate.time_us, std::nullopt};
     if (best && !cheaper(candidate.time_us, best->time_us)) {
-      if (cheaper(best->time_us, candidate.time_us)) return;
+      if (!ties || cheaper(best->time_us, candidate.time_us)) return;
       if (candidate.plan() == best->plan()) return;  // (another seed's) same plan: the same bytes
       if (candidate.received_total() >= best->received_total()) return;
     }
@@ -297,22 +319,36 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
       if (plan) rewrites.push_back(std::move(*plan));
     };
     auto add_all = [&](std::vector<Plan> plans) { std::move(plans.begin(), plans.end(), std::back_inserter(rewrites)); };
-    const bool classes = !(model.intra == model.inter);
     if (given_states) {  // without states the seed does not type-check, and neither fusion applies
-      auto fused = synth_detail::fused_all_to_alls(seed, &*given_states);
-      // The permute before the fused exchange too (its moves in either order).
-      if (fused && classes) add_all(synth_detail::permutes_first(*fused));
-      add(std::move(fused));
+      add(synth_detail::fused_all_to_alls(seed, &*given_states));
       add(synth_detail::fused_all_gathers(model, seed, &*given_states));
     }
     add_all(synth_detail::reordered_slices(seed));
-    add(synth_detail::held_slices(seed));
     add_all(synth_detail::slices_at_their_target(seed));
     add_all(synth_detail::slow_gathers_early(model, seed));
-    if (classes)  // one link class: the permute costs the same on either side
+    if (!(model.intra == model.inter))  // one link class: the permute costs the same on either side
       add_all(synth_detail::permutes_first(seed));
     consider(&seed, std::nullopt, rewrites.empty());
     for (auto& rewritten : rewrites) consider(&seed, std::move(rewritten));
+  }
+  // Forms made from one plan each (made from every candidate they took half again the
+  // p90 of a default call): the best plan's slices keeping every held block, kept where
+  // no dearer and receiving less; the permute before the fused exchange it follows (its
+  // moves in either order) in the best plan and in the cheapest plan that has one, kept
+  // where cheaper.
+  if (best)
+    if (auto held = synth_detail::held_slices(best->plan())) {
+      const Plan base = best->plan();
+      const std::vector<TypedState> base_states = best->states;
+      consider(best->given, std::move(held), false, &base, &base_states);
+    }
+  if (best && !(model.intra == model.inter)) {
+    std::vector<Seed> bases;
+    if (fused_before_permute(best->plan())) bases.push_back(*best);
+    if (fused && !(fused->plan() == best->plan())) bases.push_back(std::move(*fused));
+    for (const auto& base : bases)
+      for (auto& rewritten : synth_detail::permutes_first(base.plan()))
+        consider(base.given, std::move(rewritten), false, &base.plan(), &base.states, false);
   }
   if (best && !(best->in_place() == best->plan()))
     best->time_us = time_of(model, best->in_place(), best->states, permutes);
