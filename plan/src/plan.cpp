@@ -23,9 +23,12 @@ struct StepNamer {
 
 std::string_view step_name(const StepOp& op) { return std::visit(StepNamer{}, op); }
 
+bool all_in_place(const DevicePairs& pairs) {
+  return std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == p.second; });
+}
+
 bool moves_nothing(const Step& step) {
-  return std::holds_alternative<CollectivePermute>(step.op) && step.pairs &&
-         std::all_of(step.pairs->begin(), step.pairs->end(), [](const auto& p) { return p.first == p.second; });
+  return std::holds_alternative<CollectivePermute>(step.op) && step.pairs && all_in_place(*step.pairs);
 }
 
 std::vector<AxisRef> AllGather::axes() const {

@@ -66,8 +66,8 @@ std::vector<std::string> permute_axes(const TypedState& before, const TypedState
   if (!(before.mesh == after.mesh)) {
     // A change of device order runs on every axis, unless its lowered pairs keep every
     // buffer in place (same_blocks.hpp).
-    const DevicePairs pairs = pair_table(LoweredPermute{permute_moves(before, after), std::nullopt}, before.mesh, after.mesh);
-    if (std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == p.second; })) return names;
+    if (all_in_place(pair_table(LoweredPermute{permute_moves(before, after), std::nullopt}, before.mesh, after.mesh)))
+      return names;
     for (const auto& axis : before.mesh.axes()) names.push_back(axis.name);
     return names;
   }

@@ -33,8 +33,6 @@ std::optional<Plan> held_slices(const Plan& plan) {
     held[d] = std::move(*s);
     wanted[d] = std::move(*t);
   }
-  Plan out = plan;
-  out.steps.erase(out.steps.begin(), out.steps.begin() + static_cast<std::ptrdiff_t>(k));
   std::vector<bool> used(digits.size(), false);
   for (const auto& s : held)
     for (auto i : s) used[i] = true;
@@ -51,10 +49,10 @@ std::optional<Plan> held_slices(const Plan& plan) {
     if (!extras.empty())
       slices.emplace_back(AllSlice{static_cast<int>(d), refs_of(factors_of_digits(extras, digits), mesh)});
   }
-  if (std::equal(slices.begin(), slices.end(), plan.steps.begin(), plan.steps.begin() + static_cast<std::ptrdiff_t>(k)) &&
-      slices.size() == k)
-    return std::nullopt;
-  out.steps.insert(out.steps.begin(), slices.begin(), slices.end());
+  const auto rest = plan.steps.begin() + static_cast<std::ptrdiff_t>(k);
+  if (std::equal(slices.begin(), slices.end(), plan.steps.begin(), rest)) return std::nullopt;
+  Plan out{plan.mesh, plan.source, std::move(slices), plan.target};
+  out.steps.insert(out.steps.end(), rest, plan.steps.end());
   return out;
 }
 

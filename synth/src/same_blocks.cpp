@@ -8,17 +8,35 @@ namespace redist::synth_detail {
 
 namespace {
 
-/// Returns the block index along one dim tiled by `dim` (major factor first) of the
-/// device at row-major `position` of `mesh`.
-int64_t block_at(const Mesh& mesh, int64_t position, const Factors& dim) {
-  int64_t block = 0;
-  for (const auto& f : dim) {
-    int64_t stride = 1;  // positions between neighbours along the factor's axis
-    for (std::size_t a = static_cast<std::size_t>(f.axis) + 1; a < mesh.rank(); ++a) stride *= mesh.axis_size(a);
-    const int64_t coord = position / stride % mesh.axis_size(static_cast<std::size_t>(f.axis));
-    const int64_t minor = mesh.axis_size(static_cast<std::size_t>(f.axis)) / f.end();  // size below the factor
-    block = block * f.size + coord / minor % f.size;
+/// Per factor of one dim: the position stride of its axis, the axis's size below the
+/// factor, and the factor's size; block_at() reads a device's block from them.
+struct FactorPlace {
+  int64_t stride = 1;
+  int64_t axis_size = 1;
+  int64_t minor = 1;
+  int64_t size = 1;
+};
+
+/// Returns the places of each dim's factors (`dims`) on `mesh`.
+std::vector<std::vector<FactorPlace>> places_of(const Mesh& mesh, std::span<const Factors> dims) {
+  std::vector<int64_t> strides(mesh.rank(), 1);  // positions between neighbours along an axis
+  for (std::size_t a = mesh.rank(); a-- > 1;) strides[a - 1] = strides[a] * mesh.axis_size(a);
+  std::vector<std::vector<FactorPlace>> out;
+  for (const auto& dim : dims) {
+    auto& places = out.emplace_back();
+    for (const auto& f : dim) {
+      const auto a = static_cast<std::size_t>(f.axis);
+      places.push_back({strides[a], mesh.axis_size(a), mesh.axis_size(a) / f.end(), f.size});
+    }
   }
+  return out;
+}
+
+/// Returns the block index along one dim (its factors' `places`, major first) of the
+/// device at row-major `position`.
+int64_t block_at(int64_t position, const std::vector<FactorPlace>& places) {
+  int64_t block = 0;
+  for (const auto& f : places) block = block * f.size + position / f.stride % f.axis_size / f.minor % f.size;
   return block;
 }
 
@@ -81,18 +99,20 @@ std::optional<DistType> same_blocks_type(const Mesh& a_mesh, const DistType& typ
 bool same_blocks(const Mesh& a_mesh, std::span<const Factors> a_dims, const Mesh& b_mesh,
                  std::span<const Factors> b_dims) {
   if (a_mesh.num_devices() > kMaxInPlaceDevices || a_dims.size() != b_dims.size()) return false;
+  const auto a_places = places_of(a_mesh, a_dims), b_places = places_of(b_mesh, b_dims);
   for (int64_t p = 0; p < a_mesh.num_devices(); ++p) {
     const int64_t q = b_mesh.position_of(a_mesh.device_at(p));
     for (std::size_t d = 0; d < a_dims.size(); ++d)
-      if (block_at(a_mesh, p, a_dims[d]) != block_at(b_mesh, q, b_dims[d])) return false;
+      if (block_at(p, a_places[d]) != block_at(q, b_places[d])) return false;
   }
   return true;
 }
 
 bool staying_permutes_hold(const Plan& plan, const std::vector<TypedState>& states) {
+  const TypedState source{plan.mesh, plan.source};
   for (std::size_t k = 0; k < plan.steps.size() && k < states.size(); ++k) {
     if (!moves_nothing(plan.steps[k])) continue;
-    const TypedState before = k == 0 ? TypedState{plan.mesh, plan.source} : states[k - 1];
+    const TypedState& before = k == 0 ? source : states[k - 1];
     if (!before.type.reduce_axes.empty()) return false;
     std::vector<Factors> a, b;
     for (const auto& dim : before.type.dims) a.push_back(factors_of(dim.axes, before.mesh));

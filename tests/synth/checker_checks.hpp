@@ -10,13 +10,15 @@
 #include <optional>
 
 #include "redist/core/semantics.hpp"
+#include "redist/plan/figures.hpp"
 #include "redist/verify/checker.hpp"
 #include "redist/verify/interpreter.hpp"
 
 namespace redist::testing {
 
 /// Checks that the checker proves G1, G2 and G3a of `plan` and finds it tight (G3b), so
-/// that it is verified.
+/// that it is verified, and that the report's figures are plan_figures()'s, its
+/// received bytes the lower bound on the busiest device.
 inline void expect_proved_and_tight(const Plan& plan) {
   auto report = check_plan(plan);
   ASSERT_TRUE(report.ok()) << report.error().to_string();
@@ -26,6 +28,15 @@ inline void expect_proved_and_tight(const Plan& plan) {
   EXPECT_EQ(report->tight.verdict, Verdict::proved) << report->tight.detail;
   EXPECT_EQ(report->transfers, Transfers::tight);
   EXPECT_TRUE(report->verified());
+  auto figures = plan_figures(plan);
+  ASSERT_TRUE(figures.ok()) << figures.error().to_string();
+  EXPECT_EQ(report->bound_bytes, figures->bound_bytes);
+  EXPECT_EQ(report->peak_local_bytes, figures->peak_local_bytes);
+  EXPECT_EQ(report->transient_peak_bytes, figures->transient_peak_bytes);
+  EXPECT_EQ(report->recv_bytes_max, figures->recv_bytes_max);
+  ASSERT_TRUE(figures->lower_bound.has_value());
+  EXPECT_EQ(report->lower_bound_bytes_max, figures->lower_bound->max);
+  EXPECT_EQ(report->recv_bytes_max, figures->lower_bound->max);
 }
 
 /// Checks that G1 refutes `wrong` and that the interpreter confirms its counterexample;

@@ -140,6 +140,9 @@ struct Step {
 /// Name of the step kind as written in the plan text: "all_gather", ...
 std::string_view step_name(const StepOp& op);
 
+/// Returns true when every pair of `pairs` keeps its buffer on its device.
+bool all_in_place(const DevicePairs& pairs);
+
 /// Returns true when `step` moves no data: a collective_permute whose explicit pairs
 /// all keep each buffer on its device (a change of device order where every device
 /// already holds its block, e.g. a replicated array).
