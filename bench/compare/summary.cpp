@@ -251,7 +251,7 @@ void write_summary(std::ostream& out, const std::vector<CaseResult>& results) {
 
 void write_csv(std::ostream& out, const std::vector<CaseResult>& results) {
   out << "suite,case,devices,axes,mesh,src,dst,planner,status,steps,collectives,time_us,wire_bytes,inter_bytes,"
-         "peak_bytes,recv_max,recv_total,lb_max,lb_total,expanded,shape,profile\n";
+         "peak_bytes,recv_max,recv_total,lb_max,lb_total,expanded,wall_us,shape,profile\n";
   for (const auto& r : results) {
     const corpus::Case& c = *r.source;
     for (const auto& m : r.plans) {
@@ -265,7 +265,9 @@ void write_csv(std::ostream& out, const std::vector<CaseResult>& results) {
           << to_decimal(m.inter_bytes) << "," << to_decimal(m.peak_bytes) << "," << to_decimal(m.recv_max) << ","
           << to_decimal(m.recv_total) << "," << (r.lower_bound ? to_decimal(r.lower_bound->max) : "") << ","
           << (r.lower_bound ? to_decimal(r.lower_bound->total) : "") << ","
-          << (m.planner == "optimal" ? std::to_string(r.optimal_expanded) : "") << "," << field(m.shape) << ","
+          << (m.planner == "optimal" ? std::to_string(r.optimal_expanded) : "") << ","
+          << (m.planner == "greedy" ? fixed(r.greedy_us, 1) : m.planner == "optimal" ? fixed(r.optimal_us, 1) : "") << ","
+          << field(m.shape) << ","
           << profile << "\n";
     }
   }
