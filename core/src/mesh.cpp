@@ -17,8 +17,13 @@ bool is_identifier(std::string_view s) {
 
 }  // namespace
 
+Mesh::Mesh() {
+  static const auto empty = std::make_shared<const Rep>();
+  rep_ = empty;
+}
+
 Result<Mesh> Mesh::create(std::vector<MeshAxis> axes, std::vector<int64_t> devices) {
-  Mesh mesh;
+  auto rep = std::make_shared<Rep>();
   int64_t count = 1;
   for (std::size_t i = 0; i < axes.size(); ++i) {
     const auto& a = axes[i];
@@ -31,8 +36,8 @@ Result<Mesh> Mesh::create(std::vector<MeshAxis> axes, std::vector<int64_t> devic
       return invalid_error(fmt::format("mesh has more than 2^40 devices (overflow at axis '{}')", a.name));
     count *= a.size;
   }
-  mesh.axes_ = std::move(axes);
-  mesh.num_devices_ = count;
+  rep->axes = std::move(axes);
+  rep->num_devices = count;
   if (!devices.empty()) {
     if (static_cast<int64_t>(devices.size()) != count)
       return invalid_error(fmt::format("devices=[...] lists {} devices but the mesh has {}", devices.size(), count));
@@ -53,76 +58,84 @@ Result<Mesh> Mesh::create(std::vector<MeshAxis> axes, std::vector<int64_t> devic
       compact = compact && sorted[i].first == static_cast<int64_t>(i);
     }
     if (!identity) {
-      mesh.devices_ = std::move(devices);
+      rep->devices = std::move(devices);
       if (compact) {
-        mesh.inverse_devices_.resize(static_cast<std::size_t>(count));
-        for (const auto& [d, p] : sorted) mesh.inverse_devices_[static_cast<std::size_t>(d)] = p;
+        rep->inverse_devices.resize(static_cast<std::size_t>(count));
+        for (const auto& [d, p] : sorted) rep->inverse_devices[static_cast<std::size_t>(d)] = p;
       } else {
-        mesh.sorted_ids_ = std::move(sorted);
+        rep->sorted_ids = std::move(sorted);
       }
     }
   }
+  Mesh mesh;
+  mesh.rep_ = std::move(rep);
   return mesh;
 }
 
 std::optional<std::size_t> Mesh::axis_index(std::string_view name) const {
-  for (std::size_t i = 0; i < axes_.size(); ++i)
-    if (axes_[i].name == name) return i;
+  const auto& axes = rep_->axes;
+  for (std::size_t i = 0; i < axes.size(); ++i)
+    if (axes[i].name == name) return i;
   return std::nullopt;
 }
 
 int64_t Mesh::device_at(int64_t position) const {
-  return devices_.empty() ? position : devices_[position];
+  return rep_->devices.empty() ? position : rep_->devices[position];
 }
 
 int64_t Mesh::position_of(int64_t device) const {
-  if (sorted_ids_.empty()) {
-    if (device < 0 || device >= num_devices_)
+  const auto& sorted = rep_->sorted_ids;
+  if (sorted.empty()) {
+    if (device < 0 || device >= num_devices())
       throw std::out_of_range(fmt::format("the mesh {} has no device {}", to_string(*this), device));
-    return inverse_devices_.empty() ? device : inverse_devices_[static_cast<std::size_t>(device)];
+    return rep_->inverse_devices.empty() ? device : rep_->inverse_devices[static_cast<std::size_t>(device)];
   }
-  const auto it = std::lower_bound(sorted_ids_.begin(), sorted_ids_.end(), std::pair{device, int64_t{0}});
-  if (it == sorted_ids_.end() || it->first != device)
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair{device, int64_t{0}});
+  if (it == sorted.end() || it->first != device)
     throw std::out_of_range(fmt::format("the mesh {} has no device {}", to_string(*this), device));
   return it->second;
 }
 
 bool Mesh::has_device(int64_t device) const {
-  if (sorted_ids_.empty()) return device >= 0 && device < num_devices_;
-  const auto it = std::lower_bound(sorted_ids_.begin(), sorted_ids_.end(), std::pair{device, int64_t{0}});
-  return it != sorted_ids_.end() && it->first == device;
+  const auto& sorted = rep_->sorted_ids;
+  if (sorted.empty()) return device >= 0 && device < num_devices();
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair{device, int64_t{0}});
+  return it != sorted.end() && it->first == device;
 }
 
 bool Mesh::same_devices(const Mesh& other) const {
-  if (compact() || other.compact()) return compact() && other.compact() && num_devices_ == other.num_devices_;
-  return num_devices_ == other.num_devices_ &&
-         std::equal(sorted_ids_.begin(), sorted_ids_.end(), other.sorted_ids_.begin(),
+  if (compact() || other.compact()) return compact() && other.compact() && num_devices() == other.num_devices();
+  const auto &mine = rep_->sorted_ids, &theirs = other.rep_->sorted_ids;
+  return num_devices() == other.num_devices() &&
+         std::equal(mine.begin(), mine.end(), theirs.begin(),
                     [](const auto& a, const auto& b) { return a.first == b.first; });
 }
 
 std::vector<int64_t> Mesh::device_ids() const {
   std::vector<int64_t> ids;
-  ids.reserve(static_cast<std::size_t>(num_devices_));
-  if (sorted_ids_.empty()) {
-    for (int64_t d = 0; d < num_devices_; ++d) ids.push_back(d);
+  ids.reserve(static_cast<std::size_t>(num_devices()));
+  if (compact()) {
+    for (int64_t d = 0; d < num_devices(); ++d) ids.push_back(d);
   } else {
-    for (const auto& entry : sorted_ids_) ids.push_back(entry.first);
+    for (const auto& entry : rep_->sorted_ids) ids.push_back(entry.first);
   }
   return ids;
 }
 
 Coords Mesh::coords_of_position(int64_t position) const {
-  Coords coords(axes_.size());
-  for (std::size_t i = axes_.size(); i-- > 0;) {
-    coords[i] = position % axes_[i].size;
-    position /= axes_[i].size;
+  const auto& axes = rep_->axes;
+  Coords coords(axes.size());
+  for (std::size_t i = axes.size(); i-- > 0;) {
+    coords[i] = position % axes[i].size;
+    position /= axes[i].size;
   }
   return coords;
 }
 
 int64_t Mesh::position_of_coords(std::span<const int64_t> coords) const {
   int64_t position = 0;
-  for (std::size_t i = 0; i < axes_.size(); ++i) position = position * axes_[i].size + coords[i];
+  const auto& axes = rep_->axes;
+  for (std::size_t i = 0; i < axes.size(); ++i) position = position * axes[i].size + coords[i];
   return position;
 }
 

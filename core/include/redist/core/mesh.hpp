@@ -5,6 +5,7 @@
 // that is not COMPACT, for reshards between device sets, docs/meshes.md).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,32 +31,33 @@ class Mesh {
   /// Maximum number of devices a mesh may have (keeps device ids in int64 safely).
   static constexpr int64_t kMaxDevices = int64_t{1} << 40;
 
-  Mesh() = default;
+  /// The mesh of no axes: one device.
+  Mesh();
 
   /// Validates and builds a mesh: axis names are identifiers and distinct, sizes >= 1,
   /// the product fits kMaxDevices, and `devices` (if not empty) lists N distinct ids
   /// in 0..kMaxDevices-1.
   static Result<Mesh> create(std::vector<MeshAxis> axes, std::vector<int64_t> devices = {});
 
-  const std::vector<MeshAxis>& axes() const { return axes_; }
-  std::size_t rank() const { return axes_.size(); }
-  int64_t num_devices() const { return num_devices_; }
+  const std::vector<MeshAxis>& axes() const { return rep_->axes; }
+  std::size_t rank() const { return rep_->axes.size(); }
+  int64_t num_devices() const { return rep_->num_devices; }
   /// Index of the axis named `name` in declared order, if any.
   std::optional<std::size_t> axis_index(std::string_view name) const;
-  int64_t axis_size(std::size_t index) const { return axes_[index].size; }
+  int64_t axis_size(std::size_t index) const { return rep_->axes[index].size; }
 
   /// True when `devices=[...]` was given and differs from 0..N-1.
-  bool has_explicit_order() const { return !devices_.empty(); }
+  bool has_explicit_order() const { return !rep_->devices.empty(); }
   /// Explicit device order, empty for the row-major default.
-  const std::vector<int64_t>& device_order() const { return devices_; }
+  const std::vector<int64_t>& device_order() const { return rep_->devices; }
   /// True when the physical ids are 0..N-1 (in any order). Shardy and HloSharding
   /// device lists, and an HLO module's partitions, are compact.
-  bool compact() const { return sorted_ids_.empty(); }
+  bool compact() const { return rep_->sorted_ids.empty(); }
   /// The physical device ids, ascending.
   std::vector<int64_t> device_ids() const;
   /// Returns 1 + the largest physical id (N on a compact mesh): the size of a table
   /// indexed by physical id.
-  int64_t id_bound() const { return sorted_ids_.empty() ? num_devices_ : sorted_ids_.back().first + 1; }
+  int64_t id_bound() const { return compact() ? num_devices() : rep_->sorted_ids.back().first + 1; }
   /// Returns whether `other` is over the same set of physical ids (in any order),
   /// without listing them when both are compact.
   bool same_devices(const Mesh& other) const;
@@ -79,17 +81,23 @@ class Mesh {
   }
 
   /// Same axes (names and sizes, in order); device order may differ.
-  bool same_axes(const Mesh& other) const { return axes_ == other.axes_; }
+  bool same_axes(const Mesh& other) const { return rep_ == other.rep_ || rep_->axes == other.rep_->axes; }
   bool operator==(const Mesh& other) const {
-    return axes_ == other.axes_ && devices_ == other.devices_;
+    return rep_ == other.rep_ || (rep_->axes == other.rep_->axes && rep_->devices == other.rep_->devices);
   }
 
  private:
-  std::vector<MeshAxis> axes_;
-  std::vector<int64_t> devices_;          // empty: identity order
-  std::vector<int64_t> inverse_devices_;  // device -> position, when explicit and compact
-  std::vector<std::pair<int64_t, int64_t>> sorted_ids_;  // (device, position), when not compact
-  int64_t num_devices_ = 1;
+  struct Rep {
+    std::vector<MeshAxis> axes;
+    std::vector<int64_t> devices;          // empty: identity order
+    std::vector<int64_t> inverse_devices;  // device -> position, when explicit and compact
+    std::vector<std::pair<int64_t, int64_t>> sorted_ids;  // (device, position), when not compact
+    int64_t num_devices = 1;
+  };
+  // A mesh never changes once built, so copies share one representation: the typed
+  // states of a plan each hold a mesh, and copying or comparing them costs no
+  // allocation or string compare.
+  std::shared_ptr<const Rep> rep_;
 };
 
 /// Parses `{x:4, y:2}` with an optional ` devices=[...]` suffix. Errors name the
