@@ -27,7 +27,9 @@ std::optional<Moves> xla_all_to_alls(const Problem& problem) {
   if (sorted(counts(problem.src)) != sorted(counts(problem.dst))) return std::nullopt;
   const auto primes = atomize(problem.frame, problem.src, problem.dst, true);
   if (!primes) return std::nullopt;
-  return balanced_plan(problem, *primes, Ends{primes->a, {}, primes->b});
+  auto plans = balanced_plans(problem, *primes, Ends{primes->a, {}, primes->b}, true);
+  if (plans.empty()) return std::nullopt;
+  return std::move(plans.front());
 }
 
 /// XLA's partial-replication reshards: when every target dim's tile count divides the

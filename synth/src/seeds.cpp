@@ -27,21 +27,13 @@ bool clean_and_short(const Moves& moves) {
   return moved <= kDirectEnough;
 }
 
-/// True when `a` and `b` take the same slices, all_to_alls and gathers (a permute's
-/// target follows from them).
-bool same_steps(const Moves& a, const Moves& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Move& x, const Move& y) {
-    return x.kind == y.kind && x.dim == y.dim && x.dst == y.dst && x.axes == y.axes;
-  });
-}
-
 constexpr SlicePlacement kPlacements[] = {SlicePlacement::target_first, SlicePlacement::predecessor_first,
                                          SlicePlacement::exact};
 
 }  // namespace
 
 std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mesh, const DistType& src,
-                                     const Mesh& dst_mesh, const DistType& dst) {
+                                     const Mesh& dst_mesh, const DistType& dst, bool backtrack) {
   std::vector<Moves> candidates;
   if (!problem.mesh_change && problem.src == problem.dst) {
     candidates.emplace_back();
@@ -62,7 +54,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       std::sort(a.begin(), a.end());
       std::sort(b.begin(), b.end());
       if (a == b)
-        if (auto m = balanced_plan(problem, *primes, Ends{primes->a, {}, primes->b})) candidates.push_back(std::move(*m));
+        for (auto& m : balanced_plans(problem, *primes, Ends{primes->a, {}, primes->b}, !backtrack)) candidates.push_back(std::move(m));
     }
     if (!enough) {
       // Slices taking the target's atoms major first, and minor first (where the
@@ -70,17 +62,16 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       auto major = matched_plan(problem, &*primes), minor = matched_plan(problem, &*primes, true);
       if (minor && !(major && same_steps(*major, *minor))) candidates.push_back(std::move(*minor));
       if (major) candidates.push_back(std::move(*major));
-      // The balanced plan of the first placement that gives one.
+      // The balanced plans of the first placement that gives some.
       std::vector<Ends> tried;
       for (auto placement : kPlacements) {
         auto e = valley_ends(problem.frame, *primes, placement);
         if (!e || std::any_of(tried.begin(), tried.end(),
                               [&](const Ends& x) { return x.lo == e->lo && x.hi == e->hi; }))
           continue;
-        if (auto m = balanced_plan(problem, *primes, *e)) {
-          candidates.push_back(std::move(*m));
-          break;
-        }
+        auto balanced = balanced_plans(problem, *primes, *e, !backtrack);
+        std::move(balanced.begin(), balanced.end(), std::back_inserter(candidates));
+        if (!balanced.empty()) break;
         tried.push_back(std::move(*e));
       }
     }
@@ -94,7 +85,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
   // one slice.
   if (auto moved = same_blocks_type(src_mesh, src, dst_mesh))
     if (auto same = make_problem(dst_mesh, *moved, dst_mesh, dst))
-      for (auto& plan : constructive_seeds(*same, dst_mesh, *moved, dst_mesh, dst)) {
+      for (auto& plan : constructive_seeds(*same, dst_mesh, *moved, dst_mesh, dst, backtrack)) {
         plan.mesh = src_mesh;
         plan.source = src;
         plan.steps.insert(plan.steps.begin(), staying_permute(*moved, dst_mesh));
@@ -105,7 +96,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
   // a replicated array, then the new order for free.
   if (auto back = same_blocks_type(dst_mesh, dst, src_mesh))
     if (auto same = make_problem(src_mesh, src, src_mesh, *back))
-      for (auto& plan : constructive_seeds(*same, src_mesh, src, src_mesh, *back)) {
+      for (auto& plan : constructive_seeds(*same, src_mesh, src, src_mesh, *back, backtrack)) {
         plan.target = dst;
         plan.steps.push_back(staying_permute(dst, dst_mesh));
         plans.push_back(std::move(plan));

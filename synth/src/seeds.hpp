@@ -15,8 +15,10 @@ namespace redist::synth_detail {
 /// target asserted, the direct plan first. When the direct plan slices first, has at
 /// most two all_to_alls and the device order stays, only XLA's choices join it (the
 /// others would refine it). Unchecked: the engine keeps only those that are valid.
+/// `backtrack`: the balanced builder searches past its greedy path (synthesize()'s
+/// fallback, when no seed of the plain call is valid).
 std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mesh, const DistType& src,
-                                     const Mesh& dst_mesh, const DistType& dst);
+                                     const Mesh& dst_mesh, const DistType& dst, bool backtrack = false);
 
 /// The seeds of a pair with pending reductions (`dst`'s a subset of `src`'s, same op):
 /// a prefix of reduce_scatters / all_reduces (seeds_reduce.cpp), then the constructive

@@ -59,11 +59,18 @@ std::optional<Moves> direct_plan(const Problem& problem, const Layout& src, cons
 /// first when `minor_first`.
 std::optional<Moves> matched_plan(const Problem& problem, const Atomized* primes, bool minor_first = false);
 
-/// Balanced plan over prime atoms: from the valley's `ends`, greedy
-/// all_to_alls of minor atoms from dims with too many tiles to dims with too few, taken
-/// from the source end and, where that is stuck, from the target end, until the per-dim
-/// tile counts meet; one permute between them when the layouts still differ.
-std::optional<Moves> balanced_plan(const Problem& problem, const Atomized& primes, const Ends& ends);
+/// Balanced plans over prime atoms: from the valley's `ends`, all_to_alls of minor
+/// atoms from dims with too many tiles to dims with too few, taken from the source end
+/// and, where that is stuck, from the target end, until the per-dim tile counts meet;
+/// one permute between them when the layouts still differ. The largest block goes
+/// first, and when that greedy path meets it is the one plan. Where it gets stuck and
+/// not `greedy_only`, a bounded depth-first search tries the other blocks and returns
+/// up to four plans (`{x:4, y:3, z:2, w:16}` `f32[{x,y}768, {w}1536, {z}48] ->
+/// f32[{w}768, {y,z}1536, 48]`: moving w first strands y behind it; moving y first
+/// meets). `greedy_only` (the seeds of a plain call, and the xla_style baseline's
+/// all_to_alls): the greedy path or nothing.
+std::vector<Moves> balanced_plans(const Problem& problem, const Atomized& primes, const Ends& ends,
+                                  bool greedy_only);
 
 /// Replicate then slice (the paper's "easy" plan): one all_gather per tiled dim, a
 /// permute to the target mesh when the device order changes (free: every device holds

@@ -56,6 +56,12 @@ void drop_suffix(Factors& factors, int64_t size) {
 
 }  // namespace
 
+bool same_steps(const Moves& a, const Moves& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Move& x, const Move& y) {
+    return x.kind == y.kind && x.dim == y.dim && x.dst == y.dst && x.axes == y.axes;
+  });
+}
+
 Layout apply(const Layout& layout, const Move& move) {
   Layout out = layout;
   auto& from = out.dims[static_cast<std::size_t>(move.dim)];

@@ -41,6 +41,10 @@ Move all_to_all_move(int src, int dst, Factors axes);
 /// A permute to `to`.
 Move permute_move(Layout to);
 
+/// True when `a` and `b` take the same slices, all_to_alls and gathers (a permute's
+/// target follows from them).
+bool same_steps(const Moves& a, const Moves& b);
+
 /// `layout` after the slice, all_to_all or gather `move` (a permute: its target).
 Layout apply(const Layout& layout, const Move& move);
 

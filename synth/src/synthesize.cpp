@@ -71,13 +71,16 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   auto found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
   if (!found) return found.error();
   // The fallbacks look for any plan without fused all_to_alls or all_gathers
-  // (engine.hpp), then offer the plan found as the one seed of an unexpanded run, which
-  // fuses its all_to_alls and all_gathers where the model prices that lower.
+  // (engine.hpp), from the upper bound of the balanced builder's backtracking seeds
+  // where it has one, then offer the plan found as the one seed of an unexpanded run,
+  // which fuses its all_to_alls and all_gathers where the model prices that lower.
   limits.max_expanded = std::max(options.max_expanded, kFallbackExpansions);
   limits.fused_steps = false;
   const bool fallback = !found->plan;
   if (!found->plan && !found->stopped.empty()) {
-    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {}, limits);
+    const auto more = reducing ? std::vector<Plan>{}
+                               : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst, true);
+    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, more, limits);
     if (!found) return found.error();
   }
   if (!found->plan) {
