@@ -4,6 +4,7 @@
 #include "redist/synth/cost_model.hpp"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <functional>
 #include <type_traits>
 
@@ -75,12 +76,13 @@ std::vector<std::string> permute_axes(const TypedState& before, const TypedState
   // (x:(1)2, x:(2)2) pairs devices as its merged form does.
   const TypedState b{before.mesh, canonical(before.type, before.mesh)};
   const TypedState a{after.mesh, canonical(after.type, after.mesh)};
-  std::vector<synth_detail::FactorMove> moves;
+  // (On the stack: a heap block this large costs the allocator a consolidation.)
+  boost::container::small_vector<synth_detail::FactorMove, 4> moves;
   for (const auto& move : permute_moves(b, a))  // lower_step()'s moves (no pairs here)
     moves.push_back({synth_detail::factors_of(move.source_axes, before.mesh),
                      synth_detail::factors_of(move.target_axes, before.mesh)});
   std::vector<bool> moved(before.mesh.axes().size(), false);
-  synth_detail::mark_moved_axes(moves, moved);
+  synth_detail::mark_moved_axes({moves.data(), moves.size()}, moved);
   for (std::size_t i = 0; i < moved.size(); ++i)
     if (moved[i]) names.push_back(before.mesh.axes()[i].name);
   return names;

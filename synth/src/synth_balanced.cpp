@@ -3,6 +3,7 @@
 // counts meet, joined by one collective_permute.
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <numeric>
 
 #include "synth_builders.hpp"
@@ -20,16 +21,19 @@ std::pair<std::size_t, int64_t> divisor_suffix(const Factors& atoms, std::size_t
   return {q, prod};
 }
 
+/// One balancing all_to_all: the minor atoms of dim `s` from position `q` on (`size`
+/// tiles) move to dim `t`.
+struct Balancing {
+  std::size_t s, t, q;
+  int64_t size;
+};
+
 /// The all_to_alls on `at` (tile counts `have`) that each move the largest block of
 /// minor atoms from one dim with more tiles than `want` to one with fewer, within what
 /// both lack: one per such pair of dims, largest first (the first is the greedy choice).
-std::vector<Move> balancing_moves(const Layout& at, const Counts& have, const Counts& want,
-                                  const std::vector<std::size_t>& fixed) {
-  struct Option {
-    std::size_t s, t, q;
-    int64_t size;
-  };
-  std::vector<Option> options;
+boost::container::small_vector<Balancing, 8> balancing_moves(const Layout& at, const Counts& have, const Counts& want,
+                                                             const std::vector<std::size_t>& fixed) {
+  boost::container::small_vector<Balancing, 8> options;
   for (std::size_t s = 0; s < have.size(); ++s) {
     const int64_t excess = have[s] / std::gcd(have[s], want[s]);
     if (excess == 1) continue;
@@ -40,14 +44,15 @@ std::vector<Move> balancing_moves(const Layout& at, const Counts& have, const Co
       if (size > 1) options.push_back({s, t, q, size});
     }
   }
-  std::stable_sort(options.begin(), options.end(), [](const Option& a, const Option& b) { return a.size > b.size; });
-  std::vector<Move> moves;
-  for (const auto& o : options) {
-    const Factors& from = at.dims[o.s];
-    moves.push_back(all_to_all_move(static_cast<int>(o.s), static_cast<int>(o.t),
-                                    Factors(from.begin() + static_cast<std::ptrdiff_t>(o.q), from.end())));
-  }
-  return moves;
+  std::stable_sort(options.begin(), options.end(), [](const Balancing& a, const Balancing& b) { return a.size > b.size; });
+  return options;
+}
+
+/// The move of `b` on `at`.
+Move move_of(const Layout& at, const Balancing& b) {
+  const Factors& from = at.dims[b.s];
+  return all_to_all_move(static_cast<int>(b.s), static_cast<int>(b.t),
+                         Factors(from.begin() + static_cast<std::ptrdiff_t>(b.q), from.end()));
 }
 
 /// Balancing moves tried per call beyond the greedy path, and plans returned from there:
@@ -58,53 +63,58 @@ std::vector<Move> balancing_moves(const Layout& at, const Counts& have, const Co
 constexpr int kMaxBalanceTries = 64;
 constexpr std::size_t kMaxBalancedPlans = 4;
 
-/// The all_to_alls from each end that make the two ends' tile counts meet.
-struct Balanced {
-  Moves forward, backward;  // backward: the forward all_to_alls that undo the target end's
-  Layout front, back;       // the ends where the counts meet
-};
-
 /// Depth-first search for all_to_alls that make the tile counts of the two ends meet:
-/// from the source end and, where that is stuck, from the target end. The first path it
-/// walks is the greedy one; when that meets, it is the only plan.
+/// from the source end and, where that is stuck, from the target end (recorded as the
+/// forward all_to_alls that undo them). The first path it walks is the greedy one; when
+/// that meets, it is the only plan.
 struct Balancer {
+  const Problem& problem;
+  const Atomized& primes;
+  const Ends& ends;
   const std::vector<std::size_t>& fixed;
   bool greedy_only = false;
   int tries = kMaxBalanceTries;
   bool backtracked = false;
-  Balanced path;
-  std::vector<Balanced> found;
+  Moves forward, backward;
+  std::vector<Moves> plans;
+
+  // Records the plan through `front` and `back`, whose counts meet, unless another order
+  // of the same moves gave it already.
+  void record(const Layout& front, const Layout& back) {
+    Moves moves = ends.slices;
+    moves.insert(moves.end(), forward.begin(), forward.end());
+    if (problem.mesh_change || front != back) moves.push_back(permute_move(back));
+    moves.insert(moves.end(), backward.rbegin(), backward.rend());
+    append_gathers(ends.hi, primes.b, moves);
+    if (std::none_of(plans.begin(), plans.end(), [&](const Moves& p) { return same_steps(p, moves); }))
+      plans.push_back(std::move(moves));
+  }
 
   // Returns true when the search is over.
   bool meet(const Layout& from, const Layout& to, std::size_t depth) {
     const Counts have = counts(from), want = counts(to);
     if (have == want) {
-      // (Moves from both ends in another order give the same plan.)
-      if (std::none_of(found.begin(), found.end(), [&](const Balanced& b) {
-            return same_steps(b.forward, path.forward) && same_steps(b.backward, path.backward);
-          })) {
-        path.front = from;
-        path.back = to;
-        found.push_back(path);
-      }
-      return !backtracked || found.size() == kMaxBalancedPlans;
+      record(from, to);
+      return !backtracked || plans.size() == kMaxBalancedPlans;
     }
     if (depth == 0) return false;
-    for (auto& m : balancing_moves(from, have, want, fixed)) {
+    for (const auto& option : balancing_moves(from, have, want, fixed)) {
       if (tries-- <= 0) return true;
+      Move m = move_of(from, option);
       Layout next = apply(from, m);
-      path.forward.push_back(std::move(m));
+      forward.push_back(std::move(m));
       if (meet(next, to, depth - 1)) return true;
-      path.forward.pop_back();
+      forward.pop_back();
       backtracked = true;
       if (greedy_only) return true;
     }
-    for (auto& b : balancing_moves(to, want, have, fixed)) {
+    for (const auto& option : balancing_moves(to, want, have, fixed)) {
       if (tries-- <= 0) return true;
+      const Move b = move_of(to, option);
       Layout next = apply(to, b);
-      path.backward.push_back(all_to_all_move(b.dst, b.dim, b.axes));
+      backward.push_back(all_to_all_move(b.dst, b.dim, b.axes));
       if (meet(from, next, depth - 1)) return true;
-      path.backward.pop_back();
+      backward.pop_back();
       backtracked = true;
       if (greedy_only) return true;
     }
@@ -117,18 +127,9 @@ struct Balancer {
 std::vector<Moves> balanced_plans(const Problem& problem, const Atomized& primes, const Ends& ends, bool greedy_only) {
   std::vector<std::size_t> fixed;
   for (std::size_t d = 0; d < ends.lo.dims.size(); ++d) fixed.push_back(common_prefix(ends.lo.dims[d], ends.hi.dims[d]));
-  Balancer balancer{fixed, greedy_only};
+  Balancer balancer{problem, primes, ends, fixed, greedy_only};
   balancer.meet(ends.lo, ends.hi, primes.all.size() + 1);
-  std::vector<Moves> plans;
-  for (const auto& b : balancer.found) {
-    Moves moves = ends.slices;
-    moves.insert(moves.end(), b.forward.begin(), b.forward.end());
-    if (problem.mesh_change || b.front != b.back) moves.push_back(permute_move(b.back));
-    moves.insert(moves.end(), b.backward.rbegin(), b.backward.rend());
-    append_gathers(ends.hi, primes.b, moves);
-    plans.push_back(std::move(moves));
-  }
-  return plans;
+  return std::move(balancer.plans);
 }
 
 }  // namespace redist::synth_detail
