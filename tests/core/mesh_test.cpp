@@ -48,6 +48,32 @@ TEST(Mesh, EmptyMeshHasOneDevice) {
   EXPECT_EQ(to_string(mesh), "{}");
 }
 
+TEST(Mesh, DefaultMeshIsTheEmptyOne) {
+  const Mesh mesh;
+  EXPECT_EQ(mesh.rank(), 0u);
+  EXPECT_EQ(mesh.num_devices(), 1);
+  EXPECT_TRUE(mesh.compact());
+  EXPECT_EQ(mesh, parse_mesh("{}").value());
+}
+
+TEST(Mesh, CopiesAndMovedFromMeshesStayWhole) {
+  // Copies share one representation; a moved-from mesh is still the same mesh.
+  auto a = parse_mesh("{x:2, y:2} devices=[3,2,1,0]").value();
+  Mesh b = a;
+  EXPECT_EQ(b, a);
+  Mesh c = std::move(a);
+  EXPECT_EQ(c, b);
+  EXPECT_EQ(to_string(a), "{x:2, y:2} devices=[3,2,1,0]");  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(a.position_of(3), 0);
+  Mesh d;
+  d = std::move(c);
+  EXPECT_EQ(d.device_at(0), 3);
+  EXPECT_EQ(c.num_devices(), 4);  // NOLINT(bugprone-use-after-move)
+  // Equal meshes built apart compare equal.
+  EXPECT_EQ(parse_mesh("{x:2, y:2} devices=[3,2,1,0]").value(), b);
+  EXPECT_FALSE(parse_mesh("{x:2, y:2}").value() == b);
+}
+
 TEST(Mesh, SameAxesIgnoresDeviceOrder) {
   auto a = parse_mesh("{x:2, y:2}").value();
   auto b = parse_mesh("{x:2, y:2} devices=[0,2,1,3]").value();

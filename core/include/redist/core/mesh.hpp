@@ -33,6 +33,15 @@ class Mesh {
 
   /// The mesh of no axes: one device.
   Mesh();
+  // Copies share the representation (below). A move copies too, so that a moved-from
+  // mesh is still a valid one.
+  Mesh(const Mesh&) = default;
+  Mesh(Mesh&& other) noexcept : rep_(other.rep_) {}
+  Mesh& operator=(const Mesh&) = default;
+  Mesh& operator=(Mesh&& other) noexcept {
+    rep_ = other.rep_;
+    return *this;
+  }
 
   /// Validates and builds a mesh: axis names are identifiers and distinct, sizes >= 1,
   /// the product fits kMaxDevices, and `devices` (if not empty) lists N distinct ids
