@@ -3,6 +3,7 @@
 #include "seeds.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include "same_blocks.hpp"
 #include "synth_atoms.hpp"
@@ -53,8 +54,10 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       Counts a = have, b = want;
       std::sort(a.begin(), a.end());
       std::sort(b.begin(), b.end());
-      if (a == b)
-        for (auto& m : balanced_plans(problem, *primes, Ends{primes->a, {}, primes->b}, !backtrack)) candidates.push_back(std::move(m));
+      if (a == b) {
+        auto balanced = balanced_plans(problem, *primes, Ends{primes->a, {}, primes->b}, !backtrack);
+        std::move(balanced.begin(), balanced.end(), std::back_inserter(candidates));
+      }
     }
     if (!enough) {
       // Slices taking the target's atoms major first, and minor first (where the

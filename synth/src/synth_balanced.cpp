@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <numeric>
+#include <utility>
 
 #include "synth_builders.hpp"
 
@@ -110,9 +111,9 @@ struct Balancer {
     }
     for (const auto& option : balancing_moves(to, want, have, fixed)) {
       if (tries-- <= 0) return true;
-      const Move b = move_of(to, option);
+      Move b = move_of(to, option);
       Layout next = apply(to, b);
-      backward.push_back(all_to_all_move(b.dst, b.dim, b.axes));
+      backward.push_back(all_to_all_move(b.dst, b.dim, std::move(b.axes)));  // the move that undoes b
       if (meet(from, next, depth - 1)) return true;
       backward.pop_back();
       backtracked = true;

@@ -71,23 +71,26 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   auto found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
   if (!found) return found.error();
   // The fallbacks look for any plan without fused all_to_alls or all_gathers
-  // (engine.hpp), from the upper bound of the balanced builder's backtracking seeds
-  // where it has one, then offer the plan found as the one seed of an unexpanded run,
-  // which fuses its all_to_alls and all_gathers where the model prices that lower.
+  // (engine.hpp), from the upper bound of the seeds built again with the balanced
+  // builder backtracking (a superset of the plain seeds), then offer the plan found as
+  // the one seed of an unexpanded run, which fuses its all_to_alls and all_gathers where
+  // the model prices that lower.
   limits.max_expanded = std::max(options.max_expanded, kFallbackExpansions);
   limits.fused_steps = false;
   const bool fallback = !found->plan;
+  std::vector<Plan> backtracked;
+  if (fallback && !reducing)
+    backtracked = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst, true);
+  const std::vector<Plan>& fallback_seeds = backtracked.empty() ? seeds : backtracked;
   if (!found->plan && !found->stopped.empty()) {
-    const auto more = reducing ? std::vector<Plan>{}
-                               : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst, true);
-    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, more, limits);
+    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, fallback_seeds, limits);
     if (!found) return found.error();
   }
   if (!found->plan) {
     // No plan slices first (rare: a device-order change on a fully used mesh); one that
     // slices later is correct and within the bound, but G3a does not hold for it.
     limits.slice_after_receive = true;
-    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
+    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, fallback_seeds, limits);
     if (!found) return found.error();
   }
   if (fallback && found->plan) {
