@@ -68,6 +68,8 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
       if (x.size == 1) f.size_one_axes.push_back(x.axis);
   f.min_latency_us = std::min(model.intra.latency_us, model.inter.latency_us);
   f.max_bandwidth_gbps = std::max(model.intra.bandwidth_gbps, model.inter.bandwidth_gbps);
+  f.slow_latency_us =
+      model.intra.bandwidth_gbps < model.inter.bandwidth_gbps ? model.intra.latency_us : model.inter.latency_us;
   return f;
 }
 

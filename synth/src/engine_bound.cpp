@@ -1,10 +1,12 @@
-// The admissible lower bound of the optimal search (A*'s heuristic), the larger of two:
+// The admissible lower bound of the optimal search (A*'s heuristic): a count of the
+// communicating steps still needed, each at least one latency, plus the bytes the data
+// argument puts on the links.
 //
-// Data: every communicating step costs at least the smallest latency and puts on each
-// device's link at least the bytes that device receives; so a plan costs at least one
-// latency plus, for any device, the target bytes its shard lacks over the fastest
-// bandwidth. A device's shard overlaps its target shard in at most the product over
-// dims of the smaller local size, which bounds what it lacks from below.
+// Data: every communicating step puts on each device's link at least the bytes that
+// device receives; so a plan costs at least, for any device, the target bytes its shard
+// lacks over the fastest bandwidth. A device's shard overlaps its target shard in at
+// most the product over dims of the smaller local size, which bounds what it lacks from
+// below.
 //
 // With two link classes, the data a FAST GROUP (the devices that differ only on fast
 // axes) needs and none of its members holds must enter the group through steps priced
@@ -15,12 +17,18 @@
 // least M over the slow bandwidth plus D - M over the fast one. What a group holds in a
 // dim is the array with the slow factors' digits fixed (global / their product) and what
 // it needs likewise under the target's tiling; their overlap is again at most the
-// smaller, per dim.
+// smaller, per dim. When M > 0 one of the steps runs at the slow class, so its latency
+// is at least that class's.
 //
 // Count: a dim that all_slices cannot turn into the target's (it is not a prefix of
-// it) needs a gather or all_to_all out of it, or the permute; each such collective
-// fixes one dim, the permute may fix all. So after the permute each such dim costs a
-// latency; before it, at least one latency remains.
+// it) needs a gather or all_to_all out of it, or the permute. A collective takes a suffix
+// out of at most two dims (a fused all_to_all or all_gather moves two; appending to a
+// dim never makes it a prefix), the permute may fix all. So after the permute such dims
+// need half their number of collectives, rounded up (all of it without fused steps);
+// before it, at least one step remains.
+//
+// The plan's latencies: k = the larger of the count and one when data is lacking; one
+// of them at the slow class's latency when M > 0, the others at the least latency.
 
 #include <algorithm>
 
@@ -43,9 +51,9 @@ bool slice_prefix(const Factors& have, const Factors& want) {
   return true;
 }
 
-/// Latencies still needed by the count argument; 0 when a factor of size 1 is about
-/// (gathering it is free).
-double count_bound(const Frame& frame, const State& s) {
+/// Communicating steps still needed by the count argument; 0 when a factor of size 1 is
+/// about (gathering it is free).
+int count_bound(const Frame& frame, const State& s) {
   if (!frame.size_one_axes.empty()) return 0;
   int bad = 0;
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
@@ -53,10 +61,10 @@ double count_bound(const Frame& frame, const State& s) {
       if (f.size == 1) return 0;
     bad += !slice_prefix(s.dims[d], frame.target.dims[d]);
   }
-  // (A change of device order adds no latency: its permute may move nothing,
+  // (A change of device order adds no step: its permute may move nothing,
   // same_blocks.hpp.)
-  if (!s.permuted) bad = std::min(bad, 1);
-  return bad * frame.min_latency_us;
+  if (!s.permuted) return std::min(bad, 1);
+  return frame.fused_steps ? (bad + 1) / 2 : bad;
 }
 
 /// The product of the sizes of the factors of `factors` on axes of class `slow`.
@@ -87,13 +95,21 @@ double group_lack_per_member(const Frame& frame, const State& s) {
   return need > overlap ? (need - overlap) / members : 0;
 }
 
-/// The data argument's bound; 0 when the target shard is padded.
-double data_bound(const Frame& frame, const State& s) {
+/// The data argument's bound: its bytes over the links (no latency) and whether a step
+/// must run at the slow class.
+struct DataBound {
+  double time_us = 0;
+  bool lacking = false;  // some device lacks data
+  bool slow = false;     // M > 0
+};
+
+/// The data argument's bound; none when the target shard is padded.
+DataBound data_bound(const Frame& frame, const State& s) {
   const State& t = frame.target;
   double need = 1, overlap = 1;
   for (std::size_t d = 0; d < t.dims.size(); ++d) {
     const int64_t tt = product(t.dims[d]);
-    if (frame.globals[d] % tt != 0) return 0;
+    if (frame.globals[d] % tt != 0) return {};
     const int64_t target_local = frame.globals[d] / tt;
     const int64_t ts = product(s.dims[d]);
     const int64_t source_local = (frame.globals[d] + ts - 1) / ts;
@@ -102,12 +118,13 @@ double data_bound(const Frame& frame, const State& s) {
   }
   const double lack = need > overlap ? need - overlap : 0;   // D
   const double slow_lack = group_lack_per_member(frame, s);  // M
-  if (lack == 0 && slow_lack == 0) return 0;
+  if (lack == 0 && slow_lack == 0) return {};
   const CostModel& m = *frame.model;
   const double slow_bandwidth = std::min(m.intra.bandwidth_gbps, m.inter.bandwidth_gbps);
   const double bytes = static_cast<double>(frame.elem_bytes);
-  return frame.min_latency_us + slow_lack * bytes / (slow_bandwidth * 1e3) +
-         std::max(0.0, lack - slow_lack) * bytes / (frame.max_bandwidth_gbps * 1e3);
+  return {slow_lack * bytes / (slow_bandwidth * 1e3) +
+              std::max(0.0, lack - slow_lack) * bytes / (frame.max_bandwidth_gbps * 1e3),
+          true, slow_lack > 0};
 }
 
 }  // namespace
@@ -125,7 +142,12 @@ double lower_bound_us(const Frame& frame, const State& s) {
     const bool move = frame.mesh_change && !s.permuted && !s.reduce.empty();
     return real || move ? frame.min_latency_us : 0;
   }
-  const double bound = t.reduce.empty() ? std::max(data_bound(frame, s), count_bound(frame, s)) : 0;
+  if (!t.reduce.empty()) return 0;
+  const DataBound data = data_bound(frame, s);
+  const int steps = std::max(count_bound(frame, s), data.lacking ? 1 : 0);
+  if (steps == 0) return 0;
+  const double bound =
+      (steps - 1) * frame.min_latency_us + (data.slow ? frame.slow_latency_us : frame.min_latency_us) + data.time_us;
   // Slightly under the exact figure, so that rounding never makes the bound exceed it.
   return bound * (1 - 1e-12);
 }

@@ -61,6 +61,7 @@ struct Frame {
   Factors pool;              // every factor of every axis, those the target leaves replicated first
   std::vector<int> size_one_axes;  // axes of size 1 the target tiles by
   double min_latency_us = 0;
+  double slow_latency_us = 0;  // the latency of the class of lower bandwidth
   double max_bandwidth_gbps = 0;
   /// Permutes the seed plan takes: (state before, state after).
   std::vector<std::pair<State, State>> permute_hints;

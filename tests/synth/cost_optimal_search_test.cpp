@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "redist/plan/plan_text.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
@@ -152,6 +153,56 @@ TEST(OptimalSearch, SlowLinkBoundFinishesWhereTheDataBoundGaveUp) {
   // The cheapest plan slices y before the gather crosses the slow link.
   ASSERT_FALSE(best->plan.steps.empty());
   EXPECT_EQ(to_string(best->plan.steps[0]), "all_slice(dim=2, axes={y})") << to_string(best->plan);
+}
+
+TEST(OptimalSearch, SlowLatencyBoundFinishesWhereTheLeastLatencyGaveUp) {
+  // x is inter-node (5 us a collective) and the target leaves it replicated, so some
+  // step must run at the slow class: the bound charges that step the slow latency, not
+  // the least one. With the least latency the search gave up after 20,000 states (the
+  // harness's random284); it now proves the LB-tight plan at once.
+  const Mesh mesh = mesh_of("{x:2, y:4, z:16}");
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  OptimalOptions options;
+  options.max_expanded = 20'000;
+  auto best = optimal_plan(model, mesh, type_of("bf16[{z}48, 32, 1, {x,y}16]", mesh), mesh,
+                           type_of("bf16[48, {z}32, 1, 16]", mesh), options);
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  EXPECT_TRUE(best->proved);
+  EXPECT_LT(best->expanded, 500);
+  ASSERT_EQ(best->plan.steps.size(), 2u) << to_string(best->plan);
+  EXPECT_EQ(to_string(best->plan.steps[0]), "all_to_all(src=0, dst=1, axes={z})");
+  EXPECT_EQ(to_string(best->plan.steps[1]), "all_gather(dim=3, axes={x,y})");
+  EXPECT_NEAR(best->time_us, 6.10872, 1e-9);
+}
+
+TEST(OptimalSearch, TheCountBoundLetsOneFusedStepFixTwoDims) {
+  // After the permute, dims 1 and 2 both need a suffix taken out; one fused all_gather
+  // takes both. A bound charging a latency per such dim pruned this plan and proved a
+  // dearer one (8.07168 us, the harness's random245).
+  const Mesh mesh = mesh_of("{x:16, y:4, z:4, w:2}");
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  const DistType src = type_of("bf16[2, {w,x:(2)8,y}192, {z}128]", mesh);
+  const DistType dst = type_of("bf16[{z:(1)2}2, 192, {x,w}128]", mesh);
+  auto fused = parse_plan(
+      "mesh {x:16, y:4, z:4, w:2}\n"
+      "source bf16[2, {w,x:(2)8,y}192, {z}128]\n"
+      "all_slice(dim=2, axes={x:(1)2})\n"
+      "all_to_all(src=1, dst=2, axes={y})\n"
+      "collective_permute(to=bf16[2, {y,z}192, {x,w}128])\n"
+      "all_to_all(src=1, dst=2, axes={z:(2)2}; src=1, dst=0, axes={z:(1)2})\n"
+      "all_gather(dim=1, axes={y}; dim=2, axes={z:(2)2})\n"
+      "target bf16[{z:(1)2}2, 192, {x,w}128]\n");
+  ASSERT_TRUE(fused.ok()) << fused.error().to_string();
+  auto fused_cost = plan_cost(model, *fused);
+  ASSERT_TRUE(fused_cost.ok()) << fused_cost.error().to_string();
+  EXPECT_NEAR(fused_cost->time_us, 8.01312, 1e-9);
+  auto best = optimal_plan(model, mesh, src, mesh, dst);
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  EXPECT_TRUE(best->proved);
+  EXPECT_TRUE(at_most(best->time_us, fused_cost->time_us)) << to_string(best->plan);
+  EXPECT_EQ(optimal_problem(best->plan, mesh, src, mesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");
 }
 
 /// The number of moves of each all_to_all of `plan`, in order.
