@@ -31,48 +31,6 @@ namespace redist::engine_detail {
 
 namespace {
 
-Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
-                 const DistType& dst, int64_t budget) {
-  Frame f;
-  for (const auto& axis : src_mesh.axes()) {
-    f.axis_sizes.push_back(axis.size);
-    f.classes.push_back(model.class_of(axis.name));
-  }
-  for (const auto& d : src.dims) f.globals.push_back(d.global);
-  f.elem_bytes = elem_bytes(src.elem);
-  f.budget_bytes = budget;
-  f.model = &model;
-  f.src_mesh = src_mesh;
-  f.dst_mesh = dst_mesh;
-  f.mesh_change = !(src_mesh == dst_mesh);
-  f.like = src;
-  f.padded = has_padding(src) || has_padding(dst);
-  if (!src.reduce_axes.empty()) f.like.reduce_op = src.reduce_op;
-  else f.like.reduce_op = dst.reduce_op;
-  f.target = state_of(canonical(dst, dst_mesh), dst_mesh, false);
-  // A change of device order that carries the source to another type on the new order
-  // (same_blocks.hpp): that permute, which moves nothing, is offered from the source.
-  if (f.mesh_change)
-    if (auto moved = synth_detail::same_blocks_type(src_mesh, src, dst_mesh))
-      f.permute_hints.emplace_back(state_of(canonical(src, src_mesh), src_mesh, false),
-                                   state_of(canonical(*moved, dst_mesh), dst_mesh, true));
-  for (const auto& region : free_regions(f, f.target)) append_sub_factors(region, f.pool);
-  for (int axis = 0; axis < static_cast<int>(f.axis_sizes.size()); ++axis) {
-    Factors all;
-    append_sub_factors(Factor{axis, 1, f.axis_sizes[static_cast<std::size_t>(axis)]}, all);
-    for (const auto& x : all)
-      if (std::find(f.pool.begin(), f.pool.end(), x) == f.pool.end()) f.pool.push_back(x);
-  }
-  for (const auto& d : f.target.dims)
-    for (const auto& x : d)
-      if (x.size == 1) f.size_one_axes.push_back(x.axis);
-  f.min_latency_us = std::min(model.intra.latency_us, model.inter.latency_us);
-  f.max_bandwidth_gbps = std::max(model.intra.bandwidth_gbps, model.inter.bandwidth_gbps);
-  f.slow_latency_us =
-      model.intra.bandwidth_gbps < model.inter.bandwidth_gbps ? model.intra.latency_us : model.inter.latency_us;
-  return f;
-}
-
 struct Node {
   State state;
   double cost = 0;   // least modeled time found from the source

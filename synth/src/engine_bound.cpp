@@ -25,12 +25,17 @@
 // out of at most two dims (a fused all_to_all or all_gather moves two; appending to a
 // dim never makes it a prefix), the permute may fix all. So after the permute such dims
 // need half their number of collectives, rounded up (all of it without fused steps);
-// before it, at least one step remains.
+// before it, at least one step remains, unless the device order changes: then the
+// permute may move nothing and cost nothing. A collective that takes a factor of a slow-class
+// axis out runs at the slow class; so after the permute the dims with such a factor to
+// leave need half their number of slow collectives, rounded up.
 //
-// The plan's latencies: k = the larger of the count and one when data is lacking; one
-// of them at the slow class's latency when M > 0, the others at the least latency.
+// The plan's latencies: k steps, the largest of the count, the slow steps and one when
+// data is lacking; s of them slow, the larger of the count's slow steps and one when
+// M > 0. It costs at least s slow latencies and k - s least ones.
 
 #include <algorithm>
+#include <optional>
 
 #include "engine_moves.hpp"
 
@@ -38,59 +43,126 @@ namespace redist::engine_detail {
 
 namespace {
 
-/// True when all_slices alone can turn `have` into `want`: `have` is a prefix of it,
-/// factor by factor, its last factor possibly the major part of the target's.
-bool slice_prefix(const Factors& have, const Factors& want) {
-  if (have.size() > want.size()) return false;
+/// True when `have` may stay as the major part of `want` for slices to extend.
+bool major_part(const Factor& have, const Factor& want) {
+  return have.axis == want.axis && have.pre == want.pre && want.size % have.size == 0;
+}
+
+/// The index from which the factors of `have` must leave the dim before all_slices can
+/// turn it into `want`: have.size() when `have` is a prefix of it, factor by factor, its
+/// last factor possibly the major part of the target's.
+std::size_t first_to_leave(const Factors& have, const Factors& want) {
   for (std::size_t i = 0; i < have.size(); ++i) {
-    if (have[i] == want[i]) continue;
-    const bool major_part = i + 1 == have.size() && have[i].axis == want[i].axis && have[i].pre == want[i].pre &&
-                            want[i].size % have[i].size == 0;
-    if (!major_part) return false;
+    if (i < want.size() && have[i] == want[i]) continue;
+    if (i < want.size() && major_part(have[i], want[i])) return i + 1 == have.size() ? have.size() : i + 1;
+    return i;
   }
-  return true;
+  return have.size();
 }
 
-/// Communicating steps still needed by the count argument; 0 when a factor of size 1 is
-/// about (gathering it is free).
-int count_bound(const Frame& frame, const State& s) {
-  if (!frame.size_one_axes.empty()) return 0;
-  int bad = 0;
+/// Communicating steps still needed by the count argument, and how many of them run at
+/// the slow class.
+struct Count {
+  int steps = 0;
+  int slow = 0;
+};
+
+/// The count argument's steps; none when a factor of size 1 is about (gathering it is
+/// free). A dim whose leaving factors include one of the slow class (Frame::slow_class) needs a collective on that axis, which runs at the slow class.
+Count count_bound(const Frame& frame, const State& s) {
+  if (!frame.size_one_axes.empty()) return {};
+  int bad = 0, bad_slow = 0;
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
-    for (const auto& f : s.dims[d])
-      if (f.size == 1) return 0;
-    bad += !slice_prefix(s.dims[d], frame.target.dims[d]);
+    const Factors& have = s.dims[d];
+    for (const auto& f : have)
+      if (f.size == 1) return {};
+    const std::size_t first = first_to_leave(have, frame.target.dims[d]);
+    if (first == have.size()) continue;
+    ++bad;
+    bad_slow += std::any_of(have.begin() + static_cast<std::ptrdiff_t>(first), have.end(), [&](const Factor& f) {
+      return frame.slow_class && frame.classes[static_cast<std::size_t>(f.axis)] == *frame.slow_class;
+    });
   }
-  // (A change of device order adds no step: its permute may move nothing,
-  // same_blocks.hpp.)
-  if (!s.permuted) return std::min(bad, 1);
-  return frame.fused_steps ? (bad + 1) / 2 : bad;
+  // Before the permute, it may fix every dim, at any class; with a change of device
+  // order it may also move nothing (same_blocks.hpp), and cost nothing.
+  if (!s.permuted) return {frame.mesh_change ? 0 : std::min(bad, 1), 0};
+  if (!frame.fused_steps) return {bad, bad_slow};
+  return {(bad + 1) / 2, (bad_slow + 1) / 2};
 }
 
-/// The product of the sizes of the factors of `factors` on axes of class `slow`.
-int64_t slow_product(const Frame& frame, const Factors& factors, LinkClass slow) {
-  int64_t p = 1;
-  for (const auto& f : factors)
-    if (frame.classes[static_cast<std::size_t>(f.axis)] == slow) p *= f.size;
-  return p;
+/// What one device (or one group of devices) needs of a dim and the most it holds of
+/// that on the worst device (group), in elements.
+struct DimLack {
+  int64_t need = 0;
+  int64_t held = 0;
+};
+
+/// The dim of `global` elements tiled by `have`, against `want`, for the devices that
+/// share the digits of the factors on axes `fixes` accepts (every axis: one device; the
+/// slow class: a fast group). Both tilings are cut at every boundary of either, from the
+/// major end, into pieces of one position each; a position a piece of accepted axis
+/// occupies is fixed to that piece's digit. Held and needed elements are the positions
+/// with their fixed digits, so the overlap is global over the product of the fixed
+/// positions, or 0 for some devices when one position holds two different pieces (their
+/// digits differ on some device). Nullopt when the boundaries do not nest or a tiling
+/// does not divide the dim.
+template <class Fixes>
+std::optional<DimLack> dim_lack(int64_t global, const Factors& have, const Factors& want, Fixes fixes) {
+  if (global % product(have) != 0 || global % product(want) != 0) return std::nullopt;
+  std::size_t i = 0, j = 0;
+  Factor a, b;  // the rest of have[i - 1] and want[j - 1]
+  auto next = [](const Factors& list, std::size_t& k, Factor& rest) {
+    while (rest.size == 1 && k < list.size()) rest = list[k++];
+    return rest.size > 1;
+  };
+  int64_t fixed = 1, needed = 1;
+  bool clash = false;
+  while (next(have, i, a) && next(want, j, b)) {
+    const int64_t piece = std::min(a.size, b.size);
+    if (std::max(a.size, b.size) % piece != 0) return std::nullopt;
+    const bool fa = fixes(a.axis), fb = fixes(b.axis);
+    clash = clash || (fa && fb && !(a.axis == b.axis && a.pre == b.pre));
+    if (fa || fb) fixed *= piece;
+    if (fb) needed *= piece;
+    a = Factor{a.axis, a.pre * piece, a.size / piece};
+    b = Factor{b.axis, b.pre * piece, b.size / piece};
+  }
+  // What one tiling has past the other's end fixes its own positions.
+  for (; next(have, i, a); a.size = 1)
+    if (fixes(a.axis)) fixed *= a.size;
+  for (; next(want, j, b); b.size = 1)
+    if (fixes(b.axis)) fixed *= b.size, needed *= b.size;
+  return DimLack{global / needed, clash ? 0 : global / fixed};
 }
 
-/// The elements per member that a fast group lacks under `s` (the argument above); 0
-/// with one link speed or a change of device order (groups are then of other devices).
+/// The elements per member that a fast group lacks under `s` (the argument above), on
+/// the worst group; 0 with one link speed or a change of device order (groups are then
+/// of other devices). A dim whose tilings do not nest counts what the group holds by size
+/// alone (at most the smaller of held and needed).
 double group_lack_per_member(const Frame& frame, const State& s) {
   const CostModel& m = *frame.model;
   if (m.intra.bandwidth_gbps == m.inter.bandwidth_gbps || frame.mesh_change) return 0;
-  const LinkClass slow = m.intra.bandwidth_gbps < m.inter.bandwidth_gbps ? LinkClass::intra : LinkClass::inter;
+  const LinkClass slow = *frame.slow_class;
+  auto is_slow = [&](int axis) { return frame.classes[static_cast<std::size_t>(axis)] == slow; };
   double members = 1;
   for (std::size_t a = 0; a < frame.axis_sizes.size(); ++a)
-    if (frame.classes[a] != slow) members *= static_cast<double>(frame.axis_sizes[a]);
+    if (!is_slow(static_cast<int>(a))) members *= static_cast<double>(frame.axis_sizes[a]);
   double need = 1, overlap = 1;
   for (std::size_t d = 0; d < frame.target.dims.size(); ++d) {
-    const int64_t wanted = frame.globals[d] / slow_product(frame, frame.target.dims[d], slow);
-    const int64_t sp = slow_product(frame, s.dims[d], slow);
-    const int64_t held = (frame.globals[d] + sp - 1) / sp;  // padded blocks: at most this many
-    need *= static_cast<double>(wanted);
-    overlap *= static_cast<double>(std::min(wanted, held));
+    auto lack = dim_lack(frame.globals[d], s.dims[d], frame.target.dims[d], is_slow);
+    if (!lack) {
+      auto slow_product = [&](const Factors& factors) {
+        int64_t p = 1;
+        for (const auto& f : factors)
+          if (is_slow(f.axis)) p *= f.size;
+        return p;
+      };
+      const int64_t wanted = frame.globals[d] / slow_product(frame.target.dims[d]);
+      const int64_t sp = slow_product(s.dims[d]);
+      lack = DimLack{wanted, std::min(wanted, (frame.globals[d] + sp - 1) / sp)};  // padded blocks: at most this many
+    }
+    need *= static_cast<double>(lack->need);
+    overlap *= static_cast<double>(lack->held);
   }
   return need > overlap ? (need - overlap) / members : 0;
 }
@@ -111,10 +183,15 @@ DataBound data_bound(const Frame& frame, const State& s) {
     const int64_t tt = product(t.dims[d]);
     if (frame.globals[d] % tt != 0) return {};
     const int64_t target_local = frame.globals[d] / tt;
-    const int64_t ts = product(s.dims[d]);
-    const int64_t source_local = (frame.globals[d] + ts - 1) / ts;
-    need *= static_cast<double>(target_local);
-    overlap *= static_cast<double>(std::min(source_local, target_local));
+    std::optional<DimLack> lack;
+    // (Before the permute of a change of device order the source's devices are others.)
+    if (!frame.mesh_change || s.permuted) lack = dim_lack(frame.globals[d], s.dims[d], t.dims[d], [](int) { return true; });
+    if (!lack) {
+      const int64_t ts = product(s.dims[d]);
+      lack = DimLack{target_local, std::min(target_local, (frame.globals[d] + ts - 1) / ts)};
+    }
+    need *= static_cast<double>(lack->need);
+    overlap *= static_cast<double>(lack->held);
   }
   const double lack = need > overlap ? need - overlap : 0;   // D
   const double slow_lack = group_lack_per_member(frame, s);  // M
@@ -144,10 +221,11 @@ double lower_bound_us(const Frame& frame, const State& s) {
   }
   if (!t.reduce.empty()) return 0;
   const DataBound data = data_bound(frame, s);
-  const int steps = std::max(count_bound(frame, s), data.lacking ? 1 : 0);
+  const Count count = count_bound(frame, s);
+  const int slow = std::max(count.slow, data.slow ? 1 : 0);
+  const int steps = std::max({count.steps, slow, data.lacking ? 1 : 0});
   if (steps == 0) return 0;
-  const double bound =
-      (steps - 1) * frame.min_latency_us + (data.slow ? frame.slow_latency_us : frame.min_latency_us) + data.time_us;
+  const double bound = slow * frame.slow_latency_us + (steps - slow) * frame.min_latency_us + data.time_us;
   // Slightly under the exact figure, so that rounding never makes the bound exceed it.
   return bound * (1 - 1e-12);
 }

@@ -9,6 +9,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -61,7 +62,11 @@ struct Frame {
   Factors pool;              // every factor of every axis, those the target leaves replicated first
   std::vector<int> size_one_axes;  // axes of size 1 the target tiles by
   double min_latency_us = 0;
-  double slow_latency_us = 0;  // the latency of the class of lower bandwidth
+  /// The class of lower bandwidth (of higher latency where the bandwidths are equal;
+  /// none where the classes are equal) and its latency: a step on one of its axes takes
+  /// at least that latency.
+  std::optional<LinkClass> slow_class;
+  double slow_latency_us = 0;
   double max_bandwidth_gbps = 0;
   /// Permutes the seed plan takes: (state before, state after).
   std::vector<std::pair<State, State>> permute_hints;
@@ -82,6 +87,11 @@ void append_sub_factors(const Factor& region, Factors& out);
 /// The slowest link class over the axes of `factors`.
 LinkClass slowest(const Frame& frame, const Factors& factors);
 
+/// Returns the frame of the search from `src` on `src_mesh` to `dst` on `dst_mesh`
+/// (validated, same axes, same array) under `model`, with a per-device budget of
+/// `budget` bytes.
+Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                 const DistType& dst, int64_t budget);
 /// The state of a validated, canonical `type` on `mesh`.
 State state_of(const DistType& type, const Mesh& mesh, bool permuted);
 /// The type of `s`.

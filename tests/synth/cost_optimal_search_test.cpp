@@ -317,13 +317,21 @@ TEST(OptimalSearch, ErrorsAreValues) {
   CostModel unknown;
   unknown.axis_class["w"] = LinkClass::inter;
   EXPECT_EQ(optimal_plan(unknown, mesh, src, mesh, dst).error().kind, Error::Kind::invalid);
+  // A search its cap stops (this one proves its plan after 14,420 expansions).
+  const Mesh big = mesh_of("{x:4, y:8, z:16}");
+  CostModel slow_x;
+  slow_x.axis_class["x"] = LinkClass::inter;
+  const DistType long_src = type_of("f32[{x:(2)2,z:(1)2}16748544]", big);
+  const DistType long_dst = type_of("f32[{y,z,x:(1)2,x:(2)2}16748544]", big);
   OptimalOptions capped;
   capped.max_expanded = 1;
-  EXPECT_EQ(optimal_plan(CostModel{}, mesh, src, mesh, dst, capped).error().kind, Error::Kind::runtime);
+  auto stopped = optimal_plan(slow_x, big, long_src, big, long_dst, capped);
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_EQ(stopped.error().kind, Error::Kind::runtime);
   // With a timeout the search is anytime: a cap that stops it first still returns the
   // best plan so far (the seed), unproved and saying why.
   capped.timeout_s = 60;
-  auto anytime = optimal_plan(CostModel{}, mesh, src, mesh, dst, capped);
+  auto anytime = optimal_plan(slow_x, big, long_src, big, long_dst, capped);
   ASSERT_TRUE(anytime.ok()) << anytime.error().to_string();
   EXPECT_FALSE(anytime->proved);
   EXPECT_EQ(anytime->stopped, "the search stopped after expanding 1 states");

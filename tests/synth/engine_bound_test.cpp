@@ -1,0 +1,133 @@
+// The search engine's lower bound (synth/src/engine_bound.cpp): worked examples of its
+// arguments, and admissibility on the states of real plans. A bound above the cost of
+// any plan's rest from one of its states would let the search prune that plan and
+// "prove" a dearer one, so the property walks every state of the default and the optimal
+// plan of random pairs, under random link classes, and compares the bound with the
+// modeled time of the steps still to run.
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "redist/plan/plan_text.hpp"
+#include "redist/plan/typing.hpp"
+#include "redist/synth/cost_model.hpp"
+#include "redist/synth/optimal.hpp"
+#include "redist/synth/synthesize.hpp"
+#include "synth/src/engine_moves.hpp"
+#include "synth/synthesis_cases.hpp"
+#include "synth/test_util.hpp"
+
+namespace redist::testing {
+namespace {
+
+using engine_detail::lower_bound_us;
+using engine_detail::make_frame;
+using engine_detail::state_of;
+
+/// Returns the bound of the search from `src` to `dst` on `mesh` under `model`, at its
+/// source.
+double source_bound(const CostModel& model, const Mesh& mesh, const char* src, const char* dst) {
+  const DistType s = type_of(src, mesh), d = type_of(dst, mesh);
+  const auto frame = make_frame(model, mesh, s, mesh, d, INT64_MAX);
+  return lower_bound_us(frame, state_of(canonical(s, mesh), mesh, false));
+}
+
+TEST(EngineBound, ADeviceWhoseBlocksDifferLacksItsWholeTargetBlock) {
+  // {x:2, y:2}: device (x=0, y=1) holds block 0 of f32[{x}8] and needs block 1 of
+  // f32[{y}8], so it lacks all 4 of its elements (16 bytes) though both blocks have the
+  // same size. One collective (1 us) and 16 bytes at 300 GB/s.
+  const Mesh mesh = mesh_of("{x:2, y:2}");
+  EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{x}8]", "f32[{y}8]"), 1 + 16 / 300e3, 1e-9);
+  // Where the source's tiling is the major part of the target's, every device holds its
+  // target block and all_slices (free) remain.
+  EXPECT_EQ(source_bound(CostModel{}, mesh, "f32[{x}8]", "f32[{x,y}8]"), 0);
+  // Where it is the target's major part in the other order, some device lacks its
+  // block again.
+  EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{x}8]", "f32[{y,x}8]"), 1 + 2 * 4 / 300e3, 1e-9);
+}
+
+TEST(EngineBound, AFastGroupLacksWhatItsSlowDigitsDoNotHold) {
+  // {x:4, y:8, z:16}, x inter-node (25 GB/s, 5 us), N = 16748544 f32 elements,
+  // f32[{x:(2)2,z:(1)2}N] -> f32[{y,z,x}N].
+  // - A device's source block starts with x:(2)2 where its target block starts with y:
+  //   some device holds none of its N/512 = 32712 target elements.
+  // - A fast group (one x) needs the positions whose last two digits are its x: N/4.
+  //   It holds those whose first digit is its x:(2)2, so it holds N/8 of them and lacks
+  //   N/8, which enters over the slow link: N/8/128 = 16356 elements per member.
+  // Bound: 5 us (a slow step) + 16356 * 4 B at 25 GB/s + (32712 - 16356) * 4 B at
+  // 300 GB/s = 5 + 2.61696 + 0.21808 us.
+  const Mesh mesh = mesh_of("{x:4, y:8, z:16}");
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  EXPECT_NEAR(source_bound(model, mesh, "f32[{x:(2)2,z:(1)2}16748544]", "f32[{y,z,x:(1)2,x:(2)2}16748544]"),
+              5 + 2.61696 + 0.21808, 1e-9);
+}
+
+TEST(EngineBound, TheCountChargesOneStepPerTwoDimsAfterThePermute) {
+  // After the permute dims 0 and 1 both have a factor to take out, which one fused
+  // all_gather does: one collective, not two. x's factor is slow, so that one runs at
+  // 5 us. Before the permute, the permute itself may do it all.
+  const Mesh mesh = mesh_of("{x:2, y:2}");
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  const DistType src = type_of("f32[{y}4, {x}4]", mesh), dst = type_of("f32[4, 4]", mesh);
+  const auto frame = make_frame(model, mesh, src, mesh, dst, INT64_MAX);
+  auto state = state_of(canonical(src, mesh), mesh, false);
+  // A device lacks 12 of the 16 elements; a fast group (one x) lacks the 8 of the
+  // other x, 4 per member, over the slow link.
+  const double data = 4 * 4 / 25e3 + (12 - 4) * 4 / 300e3;
+  EXPECT_NEAR(lower_bound_us(frame, state), 5 + data, 1e-9);
+  state.permuted = true;
+  EXPECT_NEAR(lower_bound_us(frame, state), 5 + data, 1e-9);
+}
+
+/// The states of `plan` as the engine writes them (canonical, with its permute flag)
+/// and the modeled time of the steps after each, source first. The engine takes one
+/// permute, after which only collectives remain; seeds may take two (one that moves
+/// nothing on a change of device order, and another), so a state is permuted after the
+/// plan's last permute.
+std::vector<std::pair<engine_detail::State, double>> states_and_rests(const CostModel& model, const Plan& plan) {
+  auto typed = type_plan(plan);
+  RC_ASSERT(typed.ok());
+  std::vector<TypedState> all{TypedState{plan.mesh, plan.source}};
+  all.insert(all.end(), typed->begin(), typed->end());
+  std::vector<double> rest(all.size(), 0);
+  for (std::size_t k = plan.steps.size(); k-- > 0;)
+    rest[k] = rest[k + 1] + step_cost(model, all[k], all[k + 1], plan.steps[k]).time_us;
+  std::vector<std::pair<engine_detail::State, double>> out;
+  std::size_t after_permute = all.size();  // the first state after the last permute
+  for (std::size_t k = 0; k < plan.steps.size(); ++k)
+    if (std::holds_alternative<CollectivePermute>(plan.steps[k].op)) after_permute = k + 1;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    out.emplace_back(state_of(canonical(all[k].type, all[k].mesh), all[k].mesh, k >= after_permute), rest[k]);
+  }
+  return out;
+}
+
+RC_GTEST_PROP(EngineBound, NeverAboveWhatThePlansStillCost, ()) {
+  const ReshardCase c = *gen_reshard_case({.max_axes = 4, .max_axis_size = 8, .max_devices = 128}, 4);
+  RC_LOG() << c << "\n";
+  CostModel model;
+  for (const auto& axis : c.mesh.axes())
+    if (*rc::gen::inRange(0, 2)) model.axis_class[axis.name] = LinkClass::inter;
+  const auto frame = make_frame(model, c.mesh, canonical(c.src, c.mesh), c.target_mesh,
+                                canonical(c.dst, c.target_mesh), INT64_MAX);
+  SynthOptions options;
+  options.cost_model = &model;
+  std::vector<Plan> plans;
+  if (auto plan = synthesize(c.mesh, c.src, c.target_mesh, c.dst, options)) plans.push_back(*plan);
+  OptimalOptions limits;
+  limits.max_expanded = 5'000;
+  if (auto best = optimal_plan(model, c.mesh, c.src, c.target_mesh, c.dst, limits)) plans.push_back(best->plan);
+  RC_PRE(!plans.empty());
+  for (const auto& plan : plans)
+    for (const auto& [state, rest] : states_and_rests(model, plan)) {
+      const double bound = lower_bound_us(frame, state);
+      if (bound > rest + 1e-9 * std::max(1.0, rest))
+        RC_FAIL(fmt::format("bound {} us above the {} us the plan still costs\n{}", bound, rest, to_string(plan)));
+    }
+}
+
+}  // namespace
+}  // namespace redist::testing
