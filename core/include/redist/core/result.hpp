@@ -26,7 +26,16 @@ Error parse_error(std::size_t position, std::string message);
 Error invalid_error(std::string message, std::size_t position = Error::npos);
 Error unsupported_error(std::string message);
 
-/// A value or an Error. Access the value only after checking ok().
+namespace detail {
+/// Reports value() called on an error (with the error's text) and aborts.
+[[noreturn]] void value_of_error(const Error& error);
+/// Reports error() called on a value and aborts.
+[[noreturn]] void error_of_value();
+}  // namespace detail
+
+/// A value or an Error. Access the value only after checking ok(): value() on an error
+/// and error() on a value abort with a message naming the misuse (and the error), not
+/// a bare std::bad_variant_access.
 template <class T>
 class [[nodiscard]] Result {
  public:
@@ -36,17 +45,27 @@ class [[nodiscard]] Result {
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
 
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& value() & { return *checked(this); }
+  const T& value() const& { return *checked(this); }
+  T&& value() && { return std::move(*checked(this)); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  const Error& error() const { return std::get<1>(v_); }
+  const Error& error() const {
+    if (ok()) detail::error_of_value();
+    return *std::get_if<1>(&v_);
+  }
 
  private:
+  /// Returns the value of `self`, or aborts naming its error.
+  template <class Self>
+  static auto checked(Self* self) {
+    if (!self->ok()) detail::value_of_error(*std::get_if<1>(&self->v_));
+    return std::get_if<0>(&self->v_);
+  }
+
   std::variant<T, Error> v_;
 };
 
