@@ -28,6 +28,7 @@ struct Args {
   int max_axes = 6;
   int64_t max_devices = 4096;
   int64_t max_expanded = 20000;
+  int64_t default_expanded = 0;
   std::string csv;
   std::string summary;
   std::string plans;
@@ -74,7 +75,7 @@ int run(const Args& args) {
       ++skipped[c.suite + ": " + c.skip];
       continue;
     }
-    results.push_back(compare::run_case(c, model_for(c, user, args.random_inter_axes), options));
+    results.push_back(compare::run_case(c, model_for(c, user, args.random_inter_axes), options, args.default_expanded));
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -86,7 +87,8 @@ int run(const Args& args) {
   summary << "\nLeft out (out of scope of the comparison):\n";
   for (const auto& [why, n] : skipped) summary << "  " << n << " x " << why << "\n";
   summary << "\nRun: " << results.size() << " cases in " << std::fixed << std::setprecision(1) << seconds
-          << " s; random suite seed " << args.seed << ", optimal search capped at " << args.max_expanded
+          << " s; random suite seed " << args.seed << ", default synthesis expanding up to " << args.default_expanded
+          << " states, optimal search capped at " << args.max_expanded
           << " expanded states; random meshes' first " << args.random_inter_axes
           << " axis inter-node (25 GB/s, 5 us), others intra-node (300 GB/s, 1 us)\n";
   if (!args.csv.empty()) compare::write_csv(csv_file, results);
@@ -111,6 +113,10 @@ int main(int argc, char** argv) {
   app.add_option("--max-axes", args.max_axes, "Most mesh axes in the random suite");
   app.add_option("--max-devices", args.max_devices, "Most devices in the random suite");
   app.add_option("--max-expanded", args.max_expanded, "States the optimal search may expand per case");
+  app.add_option("--default-expanded", args.default_expanded,
+                 "States the default synthesis may expand from its seeds per case (SynthOptions::max_expanded, "
+                 "`redist plan --search`)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--csv", args.csv, "Write one row per case and planner here");
   app.add_option("--summary", args.summary, "Write the summary here (default: standard output)");
   app.add_option("--plans", args.plans, "Write each case's default plan (synthesize()) as text here, to diff builds");

@@ -17,7 +17,8 @@ const Measured* CaseResult::find(const std::string& planner) const {
   return nullptr;
 }
 
-CaseResult run_case(const corpus::Case& c, const CostModel& model, const OptimalOptions& options) {
+CaseResult run_case(const corpus::Case& c, const CostModel& model, const OptimalOptions& options,
+                    int64_t default_expanded) {
   CaseResult r;
   r.source = &c;
   r.model = model;
@@ -26,6 +27,7 @@ CaseResult run_case(const corpus::Case& c, const CostModel& model, const Optimal
   auto us_since = [](Clock::time_point t) { return std::chrono::duration<double, std::micro>(Clock::now() - t).count(); };
   SynthOptions synth;
   synth.cost_model = &model;
+  synth.max_expanded = default_expanded;
   std::vector<double> times;
   Result<Plan> plan = Error{Error::Kind::runtime, "not run", Error::npos};
   for (int i = 0; i < 5; ++i) {

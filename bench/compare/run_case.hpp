@@ -29,7 +29,9 @@ struct CaseResult {
   const Measured* find(const std::string& planner) const;
 };
 
-/// Runs every planner on `c` under `model`; the optimal search with `options`.
-CaseResult run_case(const corpus::Case& c, const CostModel& model, const OptimalOptions& options);
+/// Runs every planner on `c` under `model`: the default synthesis expanding up to
+/// `default_expanded` states, the optimal search with `options`.
+CaseResult run_case(const corpus::Case& c, const CostModel& model, const OptimalOptions& options,
+                    int64_t default_expanded = 0);
 
 }  // namespace redist::compare

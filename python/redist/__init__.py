@@ -88,6 +88,7 @@ def plan(
     budget: int | None = None,
     method: Method = "synthesize",
     cost_model: CostModel | str | None = None,
+    search: int = 0,
 ) -> Plan:
     """A plan from `src` to `dst` (types on `mesh`; `dst` on `target_mesh` when the
     device order changes), with the target asserted.
@@ -95,15 +96,22 @@ def plan(
     method: "synthesize" (default, docs/synthesis.md; plans ranked by `cost_model`, a
     CostModel or its config text, default CostModel.bytes()), "optimal" (least modeled
     time under `cost_model`, default CostModel(); docs/cost_model.md), or a baseline
-    ("gather_then_slice", "xla_style"). `budget` bounds the bytes per device.
-    Raises ValueError on bad input, UnsupportedError outside the scope, NoPlanError
+    ("gather_then_slice", "xla_style"). `budget` bounds the bytes per device. `search`
+    lets "synthesize" expand up to that many states from its constructive plans for a
+    cheaper one (default 0: the cheapest constructive plan, in microseconds; 100 comes
+    within 5% of the optimal plan on 90% of docs/results.md's random cases, at about
+    0.1 ms a call). Raises ValueError on bad input, UnsupportedError outside the scope, NoPlanError
     when nothing fits the budget.
     """
     m = _mesh(mesh)
     tm = m if target_mesh is None else _mesh(target_mesh)
     s, d = _type(src, m), _type(dst, tm)
+    if isinstance(search, bool) or not isinstance(search, int) or search < 0:
+        raise ValueError(f"search: a whole number of states >= 0, got {search!r}")
+    if search and method != "synthesize":
+        raise ValueError(f"search: only the default synthesis searches from its seeds, not {method}")
     if method == "synthesize":
-        return _redist.synthesize(m, s, tm, d, budget, _cost_model(cost_model))
+        return _redist.synthesize(m, s, tm, d, budget, _cost_model(cost_model), search)
     if method == "optimal":
         return _redist.optimal_plan(m, s, tm, d, budget, _cost_model(cost_model)).plan
     if budget is not None:
@@ -147,8 +155,10 @@ def prove(
     budget: int | None = None,
     method: Method = "synthesize",
     cost_model: CostModel | str | None = None,
+    search: int = 0,
     timeout_ms: int = 10_000,
 ) -> tuple[Plan, CheckReport]:
     """plan() then check(): the plan and its verdicts."""
-    p = plan(mesh, src, dst, target_mesh=target_mesh, budget=budget, method=method, cost_model=cost_model)
+    p = plan(mesh, src, dst, target_mesh=target_mesh, budget=budget, method=method, cost_model=cost_model,
+             search=search)
     return p, check(p, budget=budget, timeout_ms=timeout_ms)

@@ -32,6 +32,7 @@ struct EmitArgs {
   std::string plan_file;
   std::optional<std::string> budget;
   std::string cost_model;  // config file; empty: plans ranked by bytes
+  int64_t search = 0;      // states the default synthesis may expand
   std::string output;
   bool json = false;
 };
@@ -65,6 +66,7 @@ std::optional<Plan> synthesize_plan(const EmitArgs& args, int& exit_code) {
   if (!model) return std::nullopt;
   SynthOptions options{budget};
   if (!args.cost_model.empty()) options.cost_model = &*model;
+  options.max_expanded = args.search;
   auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, options);
   if (!plan) {
     const Error& e = plan.error();
@@ -141,6 +143,7 @@ void add_emit_command(CLI::App& app, int& exit_code) {
   plan->excludes(cmd->get_option("--mesh"))->excludes(cmd->get_option("SRC"));
   cmd->add_option("--budget", args->budget, "Per-device memory bound for synthesis, e.g. 4096, 64KiB, 1GB");
   add_cost_model_option(*cmd, args->cost_model, "the plan emitted is the one `redist plan` synthesizes under it");
+  add_search_option(*cmd, args->search)->excludes(plan);
   cmd->add_option("-o,--output", args->output, "Write the program to FILE instead of standard output");
   cmd->add_flag("--json", args->json,
                 "Print one JSON object: the plan's keys (as redist plan --json) plus format and program");

@@ -41,6 +41,7 @@ struct PlanArgs {
   std::string cost_model;  // config file (docs/cost_model.md); empty: the defaults
   bool optimal = false;
   double timeout_s = 0;  // --optimal: stop with the best plan so far after this many seconds (0: none)
+  int64_t search = 0;    // states the default synthesis may expand
 };
 
 /// The cheapest plan under `model` (optimal_plan) as a plain plan result; progress on
@@ -122,6 +123,7 @@ int run_plan(const PlanArgs& args) {
   const auto baseline = parse_baseline(args.baseline);
   SynthOptions synth{budget};
   if (!args.cost_model.empty()) synth.cost_model = &*model;  // else ranked by bytes
+  synth.max_expanded = args.search;
   auto plan = baseline       ? baseline_plan(*baseline, mesh, src, target_mesh, dst)
               : args.optimal ? optimal(*model, mesh, src, target_mesh, dst, budget, args.timeout_s)
                              : synthesize(mesh, src, target_mesh, dst, synth);
@@ -195,6 +197,7 @@ void add_plan_command(CLI::App& app, int& exit_code) {
                 "for certifying and small meshes; progress on stderr every second); exit 3 when the search "
                 "gives up at its state cap")
       ->excludes("--baseline");
+  add_search_option(*cmd, args->search)->excludes("--baseline")->excludes("--optimal");
   cmd->add_option("--timeout", args->timeout_s,
                   "With --optimal: stop after this many seconds, or earlier at the state cap, with the best "
                   "plan found so far (exit 0, 'optimality not proved' on stderr), or exit 3 when none was found")

@@ -20,6 +20,7 @@ struct ProveArgs {
   std::string src;
   std::string dst;
   std::string cost_model;  // config file; empty: plans ranked by bytes
+  int64_t search = 0;      // states the default synthesis may expand
   VerifyArgs verify;
 };
 
@@ -32,6 +33,7 @@ int run_prove(const ProveArgs& args) {
   if (!model) return kExitBadInput;
   SynthOptions options{settings->budget};
   if (!args.cost_model.empty()) options.cost_model = &*model;
+  options.max_expanded = args.search;
   auto plan = synthesize(in->mesh, in->src, in->target_mesh, in->dst, options);
   if (!plan) return fail(plan.error().kind == Error::Kind::no_plan ? kExitNoPlan : kExitBadInput,
                          plan.error().to_string());
@@ -73,6 +75,7 @@ void add_prove_command(CLI::App& app, int& exit_code) {
   cmd->add_option("DST", args->dst, "Target type, e.g. 'f32[{y}16, {x}8]'")->required();
   add_verify_options(*cmd, args->verify);
   add_cost_model_option(*cmd, args->cost_model, "the plan proved is the one `redist plan` synthesizes under it");
+  add_search_option(*cmd, args->search);
   cmd->footer("Example: redist prove --mesh '{x:4, y:2}' 'f32[{x}16, {y}8]' 'f32[{y}16, {x}8]'");
   cmd->callback([args, &exit_code] {
     begin_command("prove", args->verify.json);

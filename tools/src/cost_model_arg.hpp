@@ -1,7 +1,10 @@
 #pragma once
-// The --cost-model argument of the verbs that synthesize (plan, prove, emit): a config
-// file (docs/cost_model.md) read, parsed and checked against the meshes of the reshard.
+// The arguments that decide which plan the verbs that synthesize (plan, prove, emit)
+// pick: --cost-model, a config file (docs/cost_model.md) read, parsed and checked
+// against the meshes of the reshard, and --search, the states the default synthesis may
+// expand from its seeds.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -10,6 +13,7 @@
 
 namespace CLI {
 class App;
+class Option;
 }
 
 namespace redist::cli {
@@ -22,5 +26,9 @@ std::optional<CostModel> cost_model_arg(const std::string& path, const Mesh& mes
 /// Adds `--cost-model FILE` to `cmd`, storing the path in `path`; `what` ends the help
 /// text (what the model does for this verb).
 void add_cost_model_option(CLI::App& cmd, std::string& path, const std::string& what);
+
+/// Adds `--search N` to `cmd` (SynthOptions::max_expanded, a whole number >= 0), storing
+/// it in `expanded`; returns the option, for the verb's exclusions.
+CLI::Option* add_search_option(CLI::App& cmd, int64_t& expanded);
 
 }  // namespace redist::cli
