@@ -69,7 +69,7 @@ struct NodeEq {
 using NodeIndex = std::unordered_set<int, NodeHash, NodeEq>;
 
 struct Entry {
-  double priority;  // cost + lower bound
+  double priority;  // cost + lower bound (weighted by EngineLimits::bound_weight)
   int64_t order;    // insertion order
   int node;
   double cost;
@@ -438,8 +438,12 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   auto last_report = clock;
   while (!open.empty()) {
     const Entry top = open.top();
-    if (!cheaper(top.priority, best)) break;  // nothing left can beat the best plan
     open.pop();
+    // Nothing queued can beat the best plan (under a weighted order, this entry alone).
+    if (!cheaper(top.cost + nodes[static_cast<std::size_t>(top.node)].bound, best)) {
+      if (limits.bound_weight == 1.0) break;
+      continue;
+    }
     const auto at = static_cast<std::size_t>(top.node);
     if (top.cost > nodes[at].cost) continue;  // a cheaper path reached it since
     if (result.expanded >= limits.max_expanded) {
@@ -510,7 +514,8 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
         }
         continue;
       }
-      if (cheaper(cost + node.bound, best)) open.push(Entry{cost + node.bound, order++, id, cost});
+      if (cheaper(cost + node.bound, best))
+        open.push(Entry{cost + limits.bound_weight * node.bound, order++, id, cost});
     }
   }
   result.generated = static_cast<int64_t>(nodes.size());

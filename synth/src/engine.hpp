@@ -42,6 +42,11 @@ struct EngineLimits {
   /// multiply the branching, so a search for any plan at all (synthesize()'s fallback)
   /// leaves them out and fuses the plan it finds afterwards.
   bool fused_steps = true;
+  /// The queue's order: cost + bound_weight x lower bound. Above 1 (weighted A*) the
+  /// search runs deeper towards the target and finds plans sooner, but proves nothing
+  /// until its queue is empty: for a search for any plan within a budget
+  /// (synthesize()'s fallback).
+  double bound_weight = 1.0;
 };
 
 /// What the engine found.
