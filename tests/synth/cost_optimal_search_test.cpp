@@ -135,18 +135,22 @@ TEST(OptimalSearch, ALargerBudgetNeverCostsMore) {
   EXPECT_EQ(optimal_problem(wide->plan, mesh, src, mesh, dst, *loose.budget_bytes), "");
 }
 
+/// Returns optimal_plan() from `src` to `dst` on `mesh` with x inter-node, capped at
+/// 20,000 expansions as in the comparison harness.
+Result<OptimalPlan> optimal_with_slow_x(const Mesh& mesh, const char* src, const char* dst) {
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  OptimalOptions options;
+  options.max_expanded = 20'000;
+  return optimal_plan(model, mesh, type_of(src, mesh), mesh, type_of(dst, mesh), options);
+}
+
 TEST(OptimalSearch, SlowLinkBoundFinishesWhereTheDataBoundGaveUp) {
   // x is inter-node: what each group of the 16 intra-node devices lacks must cross the
   // slow link, which the bound now counts (engine_bound.cpp). With the fastest link
   // only, the search gave up after 20,000 states (the comparison harness's random
   // case of this shape); it now proves its plan well within that.
-  const Mesh mesh = mesh_of("{x:4, y:16}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
-  OptimalOptions options;
-  options.max_expanded = 20'000;
-  auto best = optimal_plan(model, mesh, type_of("f32[80, {x}480, 1920]", mesh), mesh,
-                           type_of("f32[80, 480, {y}1920]", mesh), options);
+  auto best = optimal_with_slow_x(mesh_of("{x:4, y:16}"), "f32[80, {x}480, 1920]", "f32[80, 480, {y}1920]");
   ASSERT_TRUE(best.ok()) << best.error().to_string();
   EXPECT_TRUE(best->proved);
   EXPECT_LT(best->expanded, 2'000);
@@ -160,13 +164,7 @@ TEST(OptimalSearch, SlowLatencyBoundFinishesWhereTheLeastLatencyGaveUp) {
   // step must run at the slow class: the bound charges that step the slow latency, not
   // the least one. With the least latency the search gave up after 20,000 states (the
   // harness's random284); it now proves the LB-tight plan at once.
-  const Mesh mesh = mesh_of("{x:2, y:4, z:16}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
-  OptimalOptions options;
-  options.max_expanded = 20'000;
-  auto best = optimal_plan(model, mesh, type_of("bf16[{z}48, 32, 1, {x,y}16]", mesh), mesh,
-                           type_of("bf16[48, {z}32, 1, 16]", mesh), options);
+  auto best = optimal_with_slow_x(mesh_of("{x:2, y:4, z:16}"), "bf16[{z}48, 32, 1, {x,y}16]", "bf16[48, {z}32, 1, 16]");
   ASSERT_TRUE(best.ok()) << best.error().to_string();
   EXPECT_TRUE(best->proved);
   EXPECT_LT(best->expanded, 500);
