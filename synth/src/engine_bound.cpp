@@ -68,7 +68,8 @@ struct Count {
 };
 
 /// The count argument's steps; none when a factor of size 1 is about (gathering it is
-/// free). A dim whose leaving factors include one of the slow class (Frame::slow_class) needs a collective on that axis, which runs at the slow class.
+/// free). A dim whose leaving factors include one of the slow class
+/// (Frame::slow_class) needs a collective on that axis, which runs at the slow class.
 Count count_bound(const Frame& frame, const State& s) {
   if (!frame.size_one_axes.empty()) return {};
   int bad = 0, bad_slow = 0;
@@ -185,7 +186,8 @@ DataBound data_bound(const Frame& frame, const State& s) {
     const int64_t target_local = frame.globals[d] / tt;
     std::optional<DimLack> lack;
     // (Before the permute of a change of device order the source's devices are others.)
-    if (!frame.mesh_change || s.permuted) lack = dim_lack(frame.globals[d], s.dims[d], t.dims[d], [](int) { return true; });
+    if (!frame.mesh_change || s.permuted)
+      lack = dim_lack(frame.globals[d], s.dims[d], t.dims[d], [](int) { return true; });
     if (!lack) {
       const int64_t ts = product(s.dims[d]);
       lack = DimLack{target_local, std::min(target_local, (frame.globals[d] + ts - 1) / ts)};
