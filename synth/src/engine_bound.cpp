@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "engine_moves.hpp"
 
@@ -54,7 +55,7 @@ bool major_part(const Factor& have, const Factor& want) {
 std::size_t first_to_leave(const Factors& have, const Factors& want) {
   for (std::size_t i = 0; i < have.size(); ++i) {
     if (i < want.size() && have[i] == want[i]) continue;
-    if (i < want.size() && major_part(have[i], want[i])) return i + 1 == have.size() ? have.size() : i + 1;
+    if (i < want.size() && major_part(have[i], want[i])) return i + 1;
     return i;
   }
   return have.size();
@@ -136,36 +137,43 @@ std::optional<DimLack> dim_lack(int64_t global, const Factors& have, const Facto
   return DimLack{global / needed, clash ? 0 : global / fixed};
 }
 
+/// Elements of the target block of the worst device, or group of devices sharing the
+/// digits of the factors on axes `fixes` accepts: (needed, held of them). Per dim,
+/// dim_lack() where `by_position` and the tilings nest; else by size alone, each tiling
+/// counted by its accepted factors (held at most the smaller of needed and the held
+/// block, padded blocks rounded up).
+template <class Fixes>
+std::pair<double, double> worst_lack(const Frame& frame, const State& s, Fixes fixes, bool by_position) {
+  auto tiles = [&](const Factors& factors) {
+    int64_t p = 1;
+    for (const auto& f : factors)
+      if (fixes(f.axis)) p *= f.size;
+    return p;
+  };
+  double need = 1, held = 1;
+  for (std::size_t d = 0; d < s.dims.size(); ++d) {
+    const int64_t global = frame.globals[d];
+    std::optional<DimLack> lack;
+    if (by_position) lack = dim_lack(global, s.dims[d], frame.target.dims[d], fixes);
+    if (!lack) {
+      const int64_t wanted = global / tiles(frame.target.dims[d]), have = tiles(s.dims[d]);
+      lack = DimLack{wanted, std::min(wanted, (global + have - 1) / have)};
+    }
+    need *= static_cast<double>(lack->need);
+    held *= static_cast<double>(lack->held);
+  }
+  return {need, held};
+}
+
 /// The elements per member that a fast group lacks under `s` (the argument above), on
 /// the worst group; 0 with one link speed or a change of device order (groups are then
-/// of other devices). A dim whose tilings do not nest counts what the group holds by size
-/// alone (at most the smaller of held and needed).
+/// of other devices).
 double group_lack_per_member(const Frame& frame, const State& s) {
   const CostModel& m = *frame.model;
   if (m.intra.bandwidth_gbps == m.inter.bandwidth_gbps || frame.mesh_change) return 0;
-  const LinkClass slow = *frame.slow_class;
-  auto is_slow = [&](int axis) { return frame.classes[static_cast<std::size_t>(axis)] == slow; };
-  double members = 1;
-  for (std::size_t a = 0; a < frame.axis_sizes.size(); ++a)
-    if (!is_slow(static_cast<int>(a))) members *= static_cast<double>(frame.axis_sizes[a]);
-  double need = 1, overlap = 1;
-  for (std::size_t d = 0; d < frame.target.dims.size(); ++d) {
-    auto lack = dim_lack(frame.globals[d], s.dims[d], frame.target.dims[d], is_slow);
-    if (!lack) {
-      auto slow_product = [&](const Factors& factors) {
-        int64_t p = 1;
-        for (const auto& f : factors)
-          if (is_slow(f.axis)) p *= f.size;
-        return p;
-      };
-      const int64_t wanted = frame.globals[d] / slow_product(frame.target.dims[d]);
-      const int64_t sp = slow_product(s.dims[d]);
-      lack = DimLack{wanted, std::min(wanted, (frame.globals[d] + sp - 1) / sp)};  // padded blocks: at most this many
-    }
-    need *= static_cast<double>(lack->need);
-    overlap *= static_cast<double>(lack->held);
-  }
-  return need > overlap ? (need - overlap) / members : 0;
+  auto is_slow = [&](int axis) { return frame.classes[static_cast<std::size_t>(axis)] == *frame.slow_class; };
+  const auto [need, held] = worst_lack(frame, s, is_slow, true);
+  return need > held ? (need - held) / frame.fast_group_size : 0;
 }
 
 /// The data argument's bound: its bytes over the links (no latency) and whether a step
@@ -178,23 +186,10 @@ struct DataBound {
 
 /// The data argument's bound; none when the target shard is padded.
 DataBound data_bound(const Frame& frame, const State& s) {
-  const State& t = frame.target;
-  double need = 1, overlap = 1;
-  for (std::size_t d = 0; d < t.dims.size(); ++d) {
-    const int64_t tt = product(t.dims[d]);
-    if (frame.globals[d] % tt != 0) return {};
-    const int64_t target_local = frame.globals[d] / tt;
-    std::optional<DimLack> lack;
-    // (Before the permute of a change of device order the source's devices are others.)
-    if (!frame.mesh_change || s.permuted)
-      lack = dim_lack(frame.globals[d], s.dims[d], t.dims[d], [](int) { return true; });
-    if (!lack) {
-      const int64_t ts = product(s.dims[d]);
-      lack = DimLack{target_local, std::min(target_local, (frame.globals[d] + ts - 1) / ts)};
-    }
-    need *= static_cast<double>(lack->need);
-    overlap *= static_cast<double>(lack->held);
-  }
+  for (std::size_t d = 0; d < frame.target.dims.size(); ++d)
+    if (frame.globals[d] % product(frame.target.dims[d]) != 0) return {};
+  // (Before the permute of a change of device order the source's devices are others.)
+  const auto [need, overlap] = worst_lack(frame, s, [](int) { return true; }, !frame.mesh_change || s.permuted);
   const double lack = need > overlap ? need - overlap : 0;   // D
   const double slow_lack = group_lack_per_member(frame, s);  // M
   if (lack == 0 && slow_lack == 0) return {};

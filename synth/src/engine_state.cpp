@@ -138,6 +138,8 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
   else if (model.intra.latency_us != model.inter.latency_us)
     f.slow_class = model.intra.latency_us > model.inter.latency_us ? LinkClass::intra : LinkClass::inter;
   f.slow_latency_us = f.slow_class == LinkClass::intra ? model.intra.latency_us : model.inter.latency_us;
+  for (std::size_t a = 0; a < f.axis_sizes.size(); ++a)
+    if (f.classes[a] != f.slow_class) f.fast_group_size *= static_cast<double>(f.axis_sizes[a]);
   return f;
 }
 

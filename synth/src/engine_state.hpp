@@ -67,6 +67,7 @@ struct Frame {
   /// at least that latency.
   std::optional<LinkClass> slow_class;
   double slow_latency_us = 0;
+  double fast_group_size = 1;  // devices that differ only on axes not of the slow class
   double max_bandwidth_gbps = 0;
   /// Permutes the seed plan takes: (state before, state after).
   std::vector<std::pair<State, State>> permute_hints;
