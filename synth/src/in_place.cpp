@@ -61,6 +61,14 @@ std::optional<DevicePairs> repaired_pairs(const TypedState& before, const TypedS
   const std::size_t rank = sm.rank();
   for (std::size_t d = 0; d < before.type.rank(); ++d)
     if (tile_count(before.type.dims[d]) != tile_count(after.type.dims[d])) return std::nullopt;
+  const auto lowered_moves = permute_moves(before, after);  // lower_step()'s moves (no pairs here)
+  // On one mesh, a device that holds the block it needs keeps it under the lowering's
+  // dim moves (its source factors' digits already spell the target's block index), so
+  // only a move of replicated factors (the last, free only in the source) can send it
+  // another device's copy.
+  const auto tiled_dims = static_cast<std::size_t>(std::count_if(
+      before.type.dims.begin(), before.type.dims.end(), [](const Dim& d) { return !d.axes.empty(); }));
+  if (sm == tm && lowered_moves.size() == tiled_dims) return std::nullopt;
   std::vector<int64_t> sizes;
   for (const auto& a : sm.axes()) sizes.push_back(a.size);
   std::vector<std::vector<DigitTable>> held_dims, needed_dims;
@@ -71,7 +79,7 @@ std::optional<DevicePairs> repaired_pairs(const TypedState& before, const TypedS
   }
   for (const auto& d : after.type.dims) needed_dims.push_back(tables_of(factors_of(d.axes, sm), sizes));
   std::vector<std::pair<std::vector<DigitTable>, std::vector<DigitTable>>> moves;  // (source, target)
-  for (const auto& m : permute_moves(before, after))  // lower_step()'s moves (no pairs here)
+  for (const auto& m : lowered_moves)
     moves.emplace_back(tables_of(factors_of(m.source_axes, sm), sizes), tables_of(factors_of(m.target_axes, sm), sizes));
   // Per mesh position: the blocks held before and needed after.
   std::vector<int64_t> held(static_cast<std::size_t>(n)), needed(static_cast<std::size_t>(n));
