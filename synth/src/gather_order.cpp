@@ -32,6 +32,20 @@ bool plain_gather(const Step& s) {
 /// Returns the dim of a plain gather.
 int dim_of(const Step& s) { return std::get<AllGather>(s.op).parts[0].dim; }
 
+/// True when some permute of `plan` is directly followed by a plain gather.
+bool permute_then_gather(const Plan& plan) {
+  for (std::size_t k = 0; k + 1 < plan.steps.size(); ++k)
+    if (std::holds_alternative<CollectivePermute>(plan.steps[k].op) && plain_gather(plan.steps[k + 1])) return true;
+  return false;
+}
+
+/// True when two plain gathers of `plan` are adjacent.
+bool gather_run(const Plan& plan) {
+  for (std::size_t k = 0; k + 1 < plan.steps.size(); ++k)
+    if (plain_gather(plan.steps[k]) && plain_gather(plan.steps[k + 1])) return true;
+  return false;
+}
+
 /// Returns the modeled time of `steps` from `at`, or nullopt when they do not type.
 std::optional<double> run_time(const CostModel& model, TypedState at, const std::vector<Step>& steps) {
   double time = 0;
@@ -102,10 +116,7 @@ std::optional<AxisRef> fast_stand_in(const CostModel& model, const Mesh& mesh, c
 }  // namespace
 
 Plan ordered_gathers(const CostModel& model, Plan plan, const std::vector<TypedState>* typed) {
-  bool run = false;  // two consecutive gathers somewhere
-  for (std::size_t k = 0; k + 1 < plan.steps.size() && !run; ++k)
-    run = plain_gather(plan.steps[k]) && plain_gather(plan.steps[k + 1]);
-  if (!run) return plan;
+  if (!gather_run(plan)) return plan;
   std::optional<std::vector<TypedState>> own;
   if (!typed) {
     auto result = type_plan(plan);
@@ -138,7 +149,7 @@ Plan ordered_gathers(const CostModel& model, Plan plan, const std::vector<TypedS
 }
 
 std::optional<Plan> slow_gathers_first(const CostModel& model, const Plan& plan) {
-  if (model.intra == model.inter) return std::nullopt;
+  if (model.intra == model.inter || !permute_then_gather(plan)) return std::nullopt;
   const LinkClass slow = slow_class(model);
   Plan out{plan.mesh, plan.source, {}, plan.target};
   bool changed = false;
@@ -226,6 +237,7 @@ std::vector<Plan> slow_gathers_early(const CostModel& model, const Plan& plan) {
 }
 
 Plan merged_gathers(const CostModel& model, Plan plan) {
+  if (!gather_run(plan)) return plan;
   Plan merged{plan.mesh, plan.source, {}, plan.target};
   // The one part of a plain gather `s` (const or not), or nullptr.
   auto part = [](auto& s) -> decltype(&std::get_if<AllGather>(&s.op)->parts[0]) {

@@ -272,11 +272,13 @@ LinkClass slow_class(const CostModel& model) {
 std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan,
                                         const std::vector<TypedState>& states) {
   if (model.intra == model.inter) return std::nullopt;
-  Plan out{plan.mesh, plan.source, {}, plan.target};
-  bool split = false, received = false;
-  TypedState before{plan.mesh, plan.source};
+  // Built at the first split (most plans have none).
+  std::optional<Plan> out;
+  bool received = false;
+  const TypedState source{plan.mesh, plan.source};
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
     const Step& step = plan.steps[k];
+    const TypedState& before = k == 0 ? source : states[k - 1];
     std::optional<Steps> parts;
     if (const auto* gather = std::get_if<AllGather>(&step.op); gather && gather->parts.size() == 1 && !step.groups)
       parts = cheapest_split(model, before, states[k], gather->parts[0], !received);
@@ -287,14 +289,15 @@ std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan
       parts = cheapest_shrunk_all_to_all(model, before, states[k], *a2a);
     received = received || !std::holds_alternative<AllSlice>(step.op);
     if (parts && parts->time_us < step_cost(model, before, states[k], step).time_us) {
-      for (auto& s : parts->steps) append_step(out.steps, std::move(s));
-      split = true;
-    } else {
-      append_step(out.steps, step);
+      if (!out) {
+        out = Plan{plan.mesh, plan.source, {}, plan.target};
+        for (std::size_t i = 0; i < k; ++i) append_step(out->steps, plan.steps[i]);
+      }
+      for (auto& s : parts->steps) append_step(out->steps, std::move(s));
+    } else if (out) {
+      append_step(out->steps, step);
     }
-    before = states[k];
   }
-  if (!split) return std::nullopt;
   return out;
 }
 
