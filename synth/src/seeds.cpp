@@ -28,6 +28,12 @@ bool clean_and_short(const Moves& moves) {
   return moved <= kDirectEnough;
 }
 
+/// Appends `plan` to `plans` unless an equal plan is there (builders often agree; the
+/// engine types, rewrites and prices each seed).
+void add_once(std::vector<Plan>& plans, Plan plan) {
+  if (std::find(plans.begin(), plans.end(), plan) == plans.end()) plans.push_back(std::move(plan));
+}
+
 constexpr SlicePlacement kPlacements[] = {SlicePlacement::target_first, SlicePlacement::predecessor_first,
                                          SlicePlacement::exact};
 
@@ -80,7 +86,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
     }
   }
   std::vector<Plan> plans;
-  for (const auto& moves : candidates) plans.push_back(to_plan(moves, src_mesh, src, dst_mesh, dst));
+  for (const auto& moves : candidates) add_once(plans, to_plan(moves, src_mesh, src, dst_mesh, dst));
   if (!problem.mesh_change) return plans;
   // Where some type on the new device order gives every device the block the source
   // gives it, a permute that moves nothing comes first and the rest is planned on the
@@ -92,7 +98,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
         plan.mesh = src_mesh;
         plan.source = src;
         plan.steps.insert(plan.steps.begin(), staying_permute(*moved, dst_mesh));
-        plans.push_back(std::move(plan));
+        add_once(plans, std::move(plan));
       }
   // Where some type on the old order gives every device the block the target gives it
   // on the new one, the plan reaches that type and ends with such a permute: a gather to
@@ -102,7 +108,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       for (auto& plan : constructive_seeds(*same, src_mesh, src, src_mesh, *back, backtrack)) {
         plan.target = dst;
         plan.steps.push_back(staying_permute(dst, dst_mesh));
-        plans.push_back(std::move(plan));
+        add_once(plans, std::move(plan));
       }
   return plans;
 }
