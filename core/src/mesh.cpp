@@ -74,8 +74,12 @@ Result<Mesh> Mesh::create(std::vector<MeshAxis> axes, std::vector<int64_t> devic
 
 std::optional<std::size_t> Mesh::axis_index(std::string_view name) const {
   const auto& axes = rep_->axes;
-  for (std::size_t i = 0; i < axes.size(); ++i)
-    if (axes[i].name == name) return i;
+  // Names are short and most differ in their first letter: test that before a compare
+  // (every type check looks its axes up here).
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const std::string& n = axes[i].name;
+    if (n.size() == name.size() && (name.empty() || n[0] == name[0]) && n == name) return i;
+  }
   return std::nullopt;
 }
 

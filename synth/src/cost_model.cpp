@@ -88,18 +88,33 @@ std::vector<std::string> permute_axes(const TypedState& before, const TypedState
   return names;
 }
 
+/// Calls `f` on each axis a step other than a permute or transfer runs over, in the
+/// step's order (without copying them: step_cost() runs on every candidate plan).
+template <class F>
+void for_each_group_axis(const StepOp& op, F f) {
+  std::visit(
+      [&](const auto& s) {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, AllGather>) {
+          for (const auto& part : s.parts)
+            for (const auto& a : part.axes) f(a);
+        } else if constexpr (std::is_same_v<T, AllToAll>) {
+          for (const auto& move : s.moves)
+            for (const auto& a : move.axes) f(a);
+        } else if constexpr (!std::is_same_v<T, CollectivePermute> && !std::is_same_v<T, Transfer>) {
+          for (const auto& a : s.axes) f(a);
+        }
+      },
+      op);
+}
+
 /// Devices per group of a non-permute step: its first explicit group, else the product
 /// of its axes.
 int64_t group_size_of(const Step& step) {
   if (step.groups && !step.groups->empty()) return static_cast<int64_t>(step.groups->front().size());
-  return std::visit(
-      [](const auto& s) -> int64_t {
-        using T = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<T, CollectivePermute> || std::is_same_v<T, Transfer>) return 1;
-        else if constexpr (std::is_same_v<T, AllToAll> || std::is_same_v<T, AllGather>) return product_of_sizes(s.axes());
-        else return product_of_sizes(s.axes);
-      },
-      step.op);
+  int64_t size = 1;
+  for_each_group_axis(step.op, [&](const AxisRef& a) { size *= a.size; });
+  return size;
 }
 
 /// fraction * buffer, rounded up, exactly.
@@ -197,15 +212,7 @@ std::vector<std::string> step_link_axes(const TypedState& before, const TypedSta
   if (std::holds_alternative<CollectivePermute>(step.op)) return permute_axes(before, after, step);
   if (std::holds_alternative<Transfer>(step.op)) return {};  // links between the meshes (transfer.link)
   std::vector<std::string> names;
-  std::visit(
-      [&](const auto& s) {
-        using T = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<T, AllToAll> || std::is_same_v<T, AllGather>)
-          for (const auto& a : s.axes()) names.push_back(a.name);
-        else if constexpr (!std::is_same_v<T, CollectivePermute> && !std::is_same_v<T, Transfer>)
-          for (const auto& a : s.axes) names.push_back(a.name);
-      },
-      step.op);
+  for_each_group_axis(step.op, [&](const AxisRef& a) { names.push_back(a.name); });
   return in_mesh_order(before.mesh, names);
 }
 
@@ -214,10 +221,14 @@ StepCost step_cost(const CostModel& model, const TypedState& before, const Typed
   cost.kind = kind_of(step.op);
   if (cost.kind == CollectiveKind::local) return cost;
   if (cost.kind == CollectiveKind::transfer) return transfer_cost(model, before, after, step);
-  const auto axes = step_link_axes(before, after, step);
-  if (cost.kind == CollectiveKind::permute) cost.group_size = axes.empty() ? 1 : 2;
-  else cost.group_size = group_size_of(step);
-  for (const auto& a : axes) cost.link = slower(cost.link, model.class_of(a));
+  if (cost.kind == CollectiveKind::permute) {
+    const auto axes = permute_axes(before, after, step);
+    cost.group_size = axes.empty() ? 1 : 2;
+    for (const auto& a : axes) cost.link = slower(cost.link, model.class_of(a));
+  } else {
+    cost.group_size = group_size_of(step);
+    for_each_group_axis(step.op, [&](const AxisRef& a) { cost.link = slower(cost.link, model.class_of(a.name)); });
+  }
   const BigInt buffer = std::max(local_bytes(before.type), local_bytes(after.type));
   cost.wire_bytes = wire_bytes_of(cost.kind, cost.group_size, buffer);
   cost.communicates = cost.wire_bytes > 0;
