@@ -81,8 +81,8 @@ std::vector<std::string> permute_axes(const TypedState& before, const TypedState
   for (const auto& move : permute_moves(b, a))  // lower_step()'s moves (no pairs here)
     moves.push_back({synth_detail::factors_of(move.source_axes, before.mesh),
                      synth_detail::factors_of(move.target_axes, before.mesh)});
-  std::vector<bool> moved(before.mesh.axes().size(), false);
-  synth_detail::mark_moved_axes({moves.data(), moves.size()}, moved);
+  boost::container::small_vector<bool, 8> moved(before.mesh.axes().size(), false);
+  synth_detail::mark_moved_axes({moves.data(), moves.size()}, {moved.data(), moved.size()});
   for (std::size_t i = 0; i < moved.size(); ++i)
     if (moved[i]) names.push_back(before.mesh.axes()[i].name);
   return names;

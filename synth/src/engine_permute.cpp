@@ -81,13 +81,15 @@ const std::vector<Factors>& target_options(const Frame& frame, std::size_t d, in
   return frame.permute_options.emplace(key, std::move(out)).first->second;
 }
 
-/// Depth-first over dims: appends to `out` each combination of `s`'s own dim or one of
-/// the target options whose factors are pairwise compatible (and with the pending
-/// reductions).
-void combine(const Frame& frame, const State& s, std::size_t d, State& x, Factors& used, std::vector<State>& out) {
-  if (out.size() >= kMaxTargets) return;
+/// Depth-first over dims: appends to `out` an edge to each combination of `s`'s own
+/// dim or one of the target options whose factors are pairwise compatible (and with the
+/// pending reductions), up to kMaxTargets from `out[first]` on; only the edges' states
+/// are set.
+void combine(const Frame& frame, const State& s, std::size_t d, State& x, Factors& used, std::size_t first,
+             std::vector<Edge>& out) {
+  if (out.size() - first >= kMaxTargets) return;
   if (d == s.dims.size()) {
-    out.push_back(x);
+    out.emplace_back().to = x;
     return;
   }
   const auto& options = target_options(frame, d, product(s.dims[d]));
@@ -103,7 +105,7 @@ void combine(const Frame& frame, const State& s, std::size_t d, State& x, Factor
     }
     if (ok) {
       x.dims[d] = option;
-      combine(frame, s, d + 1, x, used, out);
+      combine(frame, s, d + 1, x, used, first, out);
     }
     used.resize(mark);
   }
@@ -119,7 +121,8 @@ double permute_time_us(const Frame& frame, const State& s, const Factors& s_free
     // The lowering's moves (plan/lowered.hpp, permute_moves): each tiled dim's source
     // factors take the target's block index of that dim, the factors free only in the
     // source the target's factors free only in it; charged on the axes where pairs differ.
-    std::vector<synth_detail::FactorMove> moves;
+    // (On the stack: the search prices every permute edge.)
+    boost::container::small_vector<synth_detail::FactorMove, 5> moves;
     for (std::size_t d = 0; d < s.dims.size(); ++d)
       if (!s.dims[d].empty() && s.dims[d] != x.dims[d]) moves.push_back({s.dims[d], x.dims[d]});
     const Factors dst_free = free_regions(frame, x);
@@ -129,8 +132,8 @@ double permute_time_us(const Frame& frame, const State& s, const Factors& s_free
     for (const auto& f : dst_free)
       if (std::find(s_free.begin(), s_free.end(), f) == s_free.end()) rest.target.push_back(f);
     moves.push_back(std::move(rest));
-    std::vector<bool> moved(frame.axis_sizes.size(), false);
-    synth_detail::mark_moved_axes(moves, moved);
+    boost::container::small_vector<bool, 8> moved(frame.axis_sizes.size(), false);
+    synth_detail::mark_moved_axes({moves.data(), moves.size()}, {moved.data(), moved.size()});
     if (std::find(moved.begin(), moved.end(), true) == moved.end()) return 0;
     for (std::size_t a = 0; a < moved.size(); ++a)
       if (moved[a]) link = slower(link, frame.classes[a]);
@@ -141,28 +144,34 @@ double permute_time_us(const Frame& frame, const State& s, const Factors& s_free
 
 void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out) {
   if (s.permuted) return;
+  // The targets are built in place in `out` (a state is large: each copy counts).
+  const std::size_t first = out.size();
   State x = s;
   x.permuted = true;
   Factors used = s.reduce;
-  std::vector<State> targets;
-  combine(frame, s, 0, x, used, targets);
+  combine(frame, s, 0, x, used, first, out);
   for (const auto& [before, after] : frame.permute_hints)
-    if (before == s && std::find(targets.begin(), targets.end(), after) == targets.end()) targets.push_back(after);
+    if (before == s && std::none_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                                    [&](const Edge& e) { return e.to == after; }))
+      out.emplace_back().to = after;
   const Factors s_free = free_regions(frame, s);
-  for (auto& t : targets) {
+  std::size_t kept = first;
+  for (std::size_t i = first; i < out.size(); ++i) {
+    Edge& e = out[i];
+    State& t = e.to;
     if (t.dims == s.dims && !frame.mesh_change) continue;
     const bool stays = frame.mesh_change && s.reduce.empty() &&
                        synth_detail::same_blocks(frame.src_mesh, {s.dims.data(), s.dims.size()}, frame.dst_mesh,
                                                  {t.dims.data(), t.dims.size()});
     const double time = stays ? 0 : permute_time_us(frame, s, s_free, t);
     t.received = s.received || time > 0;
-    Edge e;
     e.move.kind = Move::Kind::permute;
     e.move.stays = stays;
-    e.to = std::move(t);
     e.time_us = time;
-    out.push_back(std::move(e));
+    if (kept != i) out[kept] = std::move(e);
+    ++kept;
   }
+  out.resize(kept, Edge{});
 }
 
 }  // namespace redist::engine_detail

@@ -4,14 +4,19 @@
 
 #include <algorithm>
 
+#include <boost/container/small_vector.hpp>
+
 namespace redist::synth_detail {
 
 namespace {
 
+/// Cumulative sizes, on the stack (the search prices every permute edge with them).
+using Cuts = boost::container::small_vector<int64_t, 16>;
+
 /// The cumulative sizes of `chain` from its minor end: 1, then the product of the last
 /// factor, of the last two, ... (size-1 factors skipped).
-std::vector<int64_t> boundaries(const Factors& chain) {
-  std::vector<int64_t> out{1};
+Cuts boundaries(const Factors& chain) {
+  Cuts out{1};
   for (auto it = chain.rbegin(); it != chain.rend(); ++it)
     if (it->size > 1) out.push_back(out.back() * it->size);
   return out;
@@ -30,9 +35,9 @@ Factor piece(const Factors& chain, int64_t lo, int64_t hi) {
 }
 
 /// Marks the axes of one move.
-void mark(const FactorMove& move, std::vector<bool>& moved) {
+void mark(const FactorMove& move, std::span<bool> moved) {
   const auto bs = boundaries(move.source), bt = boundaries(move.target);
-  std::vector<int64_t> cuts = bs;
+  Cuts cuts = bs;
   cuts.insert(cuts.end(), bt.begin(), bt.end());
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
@@ -51,7 +56,7 @@ void mark(const FactorMove& move, std::vector<bool>& moved) {
 
 }  // namespace
 
-void mark_moved_axes(std::span<const FactorMove> moves, std::vector<bool>& moved) {
+void mark_moved_axes(std::span<const FactorMove> moves, std::span<bool> moved) {
   for (const auto& move : moves) mark(move, moved);
 }
 

@@ -28,6 +28,6 @@ struct FactorMove {
 
 /// Sets `moved[a]` for every mesh axis a along which some pair of the permute made of
 /// `moves` differs; `moved` has one entry per mesh axis.
-void mark_moved_axes(std::span<const FactorMove> moves, std::vector<bool>& moved);
+void mark_moved_axes(std::span<const FactorMove> moves, std::span<bool> moved);
 
 }  // namespace redist::synth_detail
