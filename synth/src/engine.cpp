@@ -497,6 +497,10 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
       const int id = fresh ? static_cast<int>(nodes.size()) : *it;
       if (fresh) {
         const double bound_us = lower_bound_us(frame, e.to);
+        // A state that cannot beat the best plan is not kept: the best plan only gets
+        // cheaper, and a cheaper path to it later finds it fresh (most states a search
+        // generates are such; keeping them filled its memory cap).
+        if (!cheaper(cost + (is_goal(e.to) ? 0 : bound_us), best)) continue;
         nodes.push_back(Node{std::move(e.to), cost, bound_us, top.node, std::move(e.move), hash});
         index.insert(id);
       } else {

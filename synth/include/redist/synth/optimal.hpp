@@ -48,7 +48,7 @@ struct OptimalPlan {
   Plan plan;             // target asserted; consecutive slices of one dim fused
   double time_us = 0;    // plan_cost(model, plan).time_us
   int64_t expanded = 0;  // states expanded
-  int64_t generated = 0; // distinct states generated
+  int64_t generated = 0; // distinct states kept (generated with a cost plus bound below the best plan's)
   bool proved = true;    // false when the timeout stopped the search: optimality not proved
   std::string stopped;   // why the search stopped early ("" when proved)
 };
