@@ -151,16 +151,18 @@ void canonicalize(State& s) {
 struct Seed {
   const Plan* given = nullptr;
   std::optional<Plan> rewritten;  // the seed with its slices reordered, all_to_alls or all_gathers fused, or gathers split by link class
-  std::optional<Plan> kept;       // the plan with its permutes' pairs keeping the most data in place
+  std::optional<Plan> kept;       // the plan with its permutes' pairs keeping the most data in place, where that differs
   std::vector<TypedState> states;
   double time_us = 0;
   std::optional<BigInt> received;  // bytes received over all devices by in_place()
+  bool kept_known = false;         // `kept` is computed
   /// The plan this seed stands for.
   const Plan& plan() const { return rewritten ? *rewritten : *given; }
   /// The plan with repaired pairs (in_place.hpp), made once.
   const Plan& in_place() {
-    if (!kept) kept = synth_detail::keep_in_place(plan(), states);
-    return *kept;
+    if (!kept_known) kept = synth_detail::kept_in_place(plan(), states);
+    kept_known = true;
+    return kept ? *kept : plan();
   }
   /// Returns the bytes in_place() receives over all devices (plan_figures()'s
   /// recv_bytes_total, on the states in hand: the repair keeps them), computed once.
@@ -339,7 +341,7 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
       for (auto& rewritten : synth_detail::permutes_first(base.plan()))
         consider(base.given, std::move(rewritten), false, &base.plan(), &base.states, false);
   }
-  if (best && !(best->in_place() == best->plan()))
+  if (best && &best->in_place() != &best->plan())  // repaired pairs: re-priced (never dearer)
     best->time_us = time_of(model, best->in_place(), best->states, permutes);
   return best;
 }
@@ -396,7 +398,8 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   double best = INFINITY;  // the upper bound: the best plan's modeled time
   const auto seed = best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive);
   if (seed) {
-    finish(model, *seed->kept, seed->time_us, result, &seed->states);  // the repair keeps the states
+    finish(model, seed->kept ? *seed->kept : seed->plan(), seed->time_us, result,
+           &seed->states);  // the repair keeps the states
     best = result.time_us;
     if (limits.max_expanded <= 0) {
       result.stopped = "no expansions allowed";
@@ -541,13 +544,13 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
     if (!states)
       return Error{Error::Kind::runtime, "internal: the searched plan does not type-check: " + states.error().to_string(),
                    Error::npos};
-    if (Plan kept = synth_detail::keep_in_place(plan, *states); !(kept == plan)) {
-      auto kept_cost = plan_cost(model, kept);
+    if (auto kept = synth_detail::kept_in_place(plan, *states)) {
+      auto kept_cost = plan_cost(model, *kept);
       if (!kept_cost)
         return Error{Error::Kind::runtime, "internal: the repaired plan does not type-check: " +
                                                kept_cost.error().to_string(), Error::npos};
       if (!cheaper(cost->time_us, kept_cost->time_us)) {
-        plan = std::move(kept);
+        plan = std::move(*kept);
         cost = std::move(kept_cost);
       }
     }

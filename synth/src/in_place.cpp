@@ -157,18 +157,23 @@ std::optional<DevicePairs> repaired_pairs(const TypedState& before, const TypedS
 
 }  // namespace
 
-Plan keep_in_place(Plan plan, const std::vector<TypedState>& states) {
-  if (plan.mesh.num_devices() > kMaxInPlaceDevices) return plan;
-  TypedState before{plan.mesh, plan.source};
+std::optional<Plan> kept_in_place(const Plan& plan, const std::vector<TypedState>& states) {
+  if (plan.mesh.num_devices() > kMaxInPlaceDevices) return std::nullopt;
+  std::optional<Plan> out;
+  const TypedState source{plan.mesh, plan.source};
   for (std::size_t k = 0; k < plan.steps.size() && k < states.size(); ++k) {
-    Step& step = plan.steps[k];
+    const Step& step = plan.steps[k];
+    const TypedState& before = k == 0 ? source : states[k - 1];
     const TypedState& after = states[k];
-    if (std::holds_alternative<CollectivePermute>(step.op) && !step.pairs && before.type.reduce_axes.empty() &&
-        after.mesh.num_devices() <= kMaxInPlaceDevices)
-      step.pairs = repaired_pairs(before, after);
-    before = after;
+    if (!std::holds_alternative<CollectivePermute>(step.op) || step.pairs || !before.type.reduce_axes.empty() ||
+        after.mesh.num_devices() > kMaxInPlaceDevices)
+      continue;
+    if (auto pairs = repaired_pairs(before, after)) {
+      if (!out) out = plan;
+      out->steps[k].pairs = std::move(pairs);
+    }
   }
-  return plan;
+  return out;
 }
 
 }  // namespace redist::synth_detail

@@ -23,10 +23,11 @@ namespace redist::synth_detail {
 /// larger repaired plan would not be VERIFIED.
 inline constexpr int64_t kMaxInPlaceDevices = 1024;
 
-/// `plan` (well typed; `states` its type_plan()) with an explicit pair table on each
-/// permute whose table keeps more devices in place than the lowering's pairs; permutes
-/// of types with pending reductions, with explicit pairs already, or on more than
-/// kMaxInPlaceDevices devices are left as they are.
-Plan keep_in_place(Plan plan, const std::vector<TypedState>& states);
+/// Returns `plan` (well typed; `states` its type_plan()) with an explicit pair table on
+/// each permute whose table keeps more devices in place than the lowering's pairs, or
+/// nullopt when no permute gets one (most plans: then nothing is copied). Permutes of
+/// types with pending reductions, with explicit pairs already, or on more than
+/// kMaxInPlaceDevices devices keep their pairs.
+std::optional<Plan> kept_in_place(const Plan& plan, const std::vector<TypedState>& states);
 
 }  // namespace redist::synth_detail
