@@ -145,21 +145,38 @@ std::vector<AxisRef> axes_minus(const std::vector<AxisRef>& axes, const std::vec
   return out;
 }
 
+namespace {
+
+/// True when two neighbours of `axes` merge into one sub-axis (x:(1)2 then x:(2)2).
+bool merges(const std::vector<AxisRef>& axes) {
+  return std::adjacent_find(axes.begin(), axes.end(), [](const AxisRef& a, const AxisRef& b) {
+           return a.name == b.name && a.pre * a.size == b.pre;
+         }) != axes.end();
+}
+
+/// The order of canonical reduction axes: by mesh axis, then by start.
+auto reduce_order(const Mesh& mesh) {
+  return [&mesh](const AxisRef& a, const AxisRef& b) {
+    const auto ia = *mesh.axis_index(a.name), ib = *mesh.axis_index(b.name);
+    return ia != ib ? ia < ib : a.pre < b.pre;
+  };
+}
+
+}  // namespace
+
+bool is_canonical(const DistType& type, const Mesh& mesh) {
+  return std::none_of(type.dims.begin(), type.dims.end(), [](const Dim& d) { return merges(d.axes); }) &&
+         std::is_sorted(type.reduce_axes.begin(), type.reduce_axes.end(), reduce_order(mesh)) &&
+         !merges(type.reduce_axes);
+}
+
 DistType canonical(const DistType& type, const Mesh& mesh) {
   auto axis_size = [&](const std::string& name) { return mesh.axis_size(*mesh.axis_index(name)); };
   // merge_adjacent() only where two neighbours merge (most types are canonical already).
-  auto merges = [](const std::vector<AxisRef>& axes) {
-    return std::adjacent_find(axes.begin(), axes.end(), [](const AxisRef& a, const AxisRef& b) {
-             return a.name == b.name && a.pre * a.size == b.pre;
-           }) != axes.end();
-  };
   DistType out = type;
   for (auto& d : out.dims)
     if (merges(d.axes)) d.axes = merge_adjacent(std::move(d.axes), axis_size);
-  std::sort(out.reduce_axes.begin(), out.reduce_axes.end(), [&](const AxisRef& a, const AxisRef& b) {
-    const auto ia = *mesh.axis_index(a.name), ib = *mesh.axis_index(b.name);
-    return ia != ib ? ia < ib : a.pre < b.pre;
-  });
+  std::sort(out.reduce_axes.begin(), out.reduce_axes.end(), reduce_order(mesh));
   if (merges(out.reduce_axes)) out.reduce_axes = merge_adjacent(std::move(out.reduce_axes), axis_size);
   return out;
 }

@@ -360,9 +360,9 @@ class StepTyper {
 
   /// The state on `mesh` with `type` in canonical form (no reduction: op sum).
   static TypedState finish(const Mesh& mesh, DistType type) {
-    DistType t = canonical(type, mesh);
-    if (t.reduce_axes.empty()) t.reduce_op = ReduceOp::sum;
-    return TypedState{mesh, std::move(t)};
+    if (!is_canonical(type, mesh)) type = canonical(type, mesh);
+    if (type.reduce_axes.empty()) type.reduce_op = ReduceOp::sum;
+    return TypedState{mesh, std::move(type)};
   }
 
   const Mesh& mesh_;

@@ -73,9 +73,15 @@ std::vector<std::string> permute_axes(const TypedState& before, const TypedState
     return names;
   }
   // The lowering of the canonical types: a source written with split factors
-  // (x:(1)2, x:(2)2) pairs devices as its merged form does.
-  const TypedState b{before.mesh, canonical(before.type, before.mesh)};
-  const TypedState a{after.mesh, canonical(after.type, after.mesh)};
+  // (x:(1)2, x:(2)2) pairs devices as its merged form does. (Typed states are
+  // canonical already; only a source as written may need a copy.)
+  std::optional<TypedState> own_b, own_a;
+  const TypedState& b = is_canonical(before.type, before.mesh)
+                            ? before
+                            : own_b.emplace(TypedState{before.mesh, canonical(before.type, before.mesh)});
+  const TypedState& a = is_canonical(after.type, after.mesh)
+                            ? after
+                            : own_a.emplace(TypedState{after.mesh, canonical(after.type, after.mesh)});
   // (On the stack: a heap block this large costs the allocator a consolidation.)
   boost::container::small_vector<synth_detail::FactorMove, 4> moves;
   for (const auto& move : permute_moves(b, a))  // lower_step()'s moves (no pairs here)

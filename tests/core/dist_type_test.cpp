@@ -1,4 +1,4 @@
-// free_axes and axes_minus (core/include/redist/core/dist_type.hpp).
+// free_axes, axes_minus and canonical (core/include/redist/core/dist_type.hpp).
 
 #include <gtest/gtest.h>
 
@@ -31,6 +31,29 @@ TEST(FreeAxes, ReductionAxesAreUsed) {
   ASSERT_EQ(free.size(), 1u);
   EXPECT_EQ(free[0], make_axis_ref("y", 1, 2, 4));
   EXPECT_TRUE(free_axes(mesh, type_of("f32[{x,y}8]", mesh)).empty());
+}
+
+TEST(Canonical, IsCanonicalExactlyWhenCanonicalChangesNothing) {
+  const Mesh mesh = mesh_of("{x:4, y:2, z:2}");
+  struct Case {
+    const char* type;
+    bool canonical;
+  };
+  const Case cases[] = {
+      {"f32[{x:(1)2,x:(2)2}8, 4]", false},  // one axis in two neighbouring parts
+      {"f32[{x}8, 4]", true},
+      {"f32[{x:(2)2,x:(1)2}8, 4]", true},  // the parts in the other order tile differently
+      {"f32[{x:(1)2,y,x:(2)2}8]", true},
+      {"f32[8] sum{z,y}", false},  // reductions out of mesh order
+      {"f32[8] sum{y,z}", true},
+      {"f32[{y}8] sum{x:(2)2,x:(1)2}", false},
+  };
+  for (const auto& c : cases) {
+    const DistType t = type_of(c.type, mesh);
+    EXPECT_EQ(is_canonical(t, mesh), c.canonical) << c.type;
+    EXPECT_EQ(is_canonical(t, mesh), canonical(t, mesh) == t) << c.type;
+    EXPECT_TRUE(is_canonical(canonical(t, mesh), mesh)) << c.type;
+  }
 }
 
 TEST(AxesMinus, DropsEqualReferencesOnly) {

@@ -92,6 +92,10 @@ int64_t replication_factor(const DistType& type, const Mesh& mesh);
 /// `type` with each dim's consecutive factors of one axis merged (x:(1)2, x:(2)2 -> x
 /// on x:4) and reduction axes sorted: equal tilings get equal canonical types.
 DistType canonical(const DistType& type, const Mesh& mesh);
+
+/// Returns true when canonical(type, mesh) == type, without building it (most types a
+/// plan's typing makes are canonical already).
+bool is_canonical(const DistType& type, const Mesh& mesh);
 /// Every axis reference the type uses, dims first (in order) then reduction axes.
 std::vector<AxisRef> used_axes(const DistType& type);
 /// Returns the factors of each mesh axis that `type` leaves replicated, in mesh order,
