@@ -47,7 +47,7 @@ CLI::Option* add_search_option(CLI::App& cmd, int64_t& expanded) {
       .add_option("--search", expanded,
                   "Let the synthesizer search up to N states from its constructive plans for a cheaper one under "
                   "the cost model (default 0: the cheapest constructive plan, in microseconds; 100 comes within "
-                  "5% of the optimal plan on 90% of docs/results.md's random cases, at 0.13 ms a call at the median and 9 ms "
+                  "5% of the optimal plan on 90% of docs/results.md's random cases, at 0.09 ms a call at the median and 7 ms "
                   "at the 90th percentile)")
       ->check(CLI::Validator(
           [](const std::string& text) {

@@ -32,9 +32,9 @@ struct SynthOptions {
   /// States the engine may expand to improve on its seed (the default mode's bounded
   /// budget; `redist plan --search`). 0, the default, keeps synthesis in microseconds:
   /// the cheapest valid seed is returned, and the engine searches only when no seed is
-  /// valid. An expansion costs about 15 us at the median of the random suite (the
-  /// permute targets dominate); where the lower bound proves the seed, none is made.
-  /// docs/results.md measures 1 to 100.
+  /// valid. Searching costs ~70 us at the median of the random suite against ~10 us for
+  /// the default call (the source's permute targets dominate); where the lower bound
+  /// proves the seed, no state is expanded. docs/results.md measures 10 to 100.
   int64_t max_expanded = 0;
 };
 
