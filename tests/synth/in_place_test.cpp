@@ -61,6 +61,23 @@ TEST(InPlacePermute, PairsKeepEveryDeviceThatHoldsItsTargetShard) {
   EXPECT_EQ(*text, plan);
 }
 
+TEST(InPlacePermute, WithoutAMoveOfReplicatedFactorsTheLoweringKeepsHeldBlocks) {
+  // {x}, {y} -> {y}, {x} on {x:2, y:2}: no factor is replicated on either side, so a
+  // device holding its block ((0,0) and (1,1)) keeps it under the lowering's own pairs
+  // and the plan needs no table (in_place.cpp returns before building one).
+  const Pair p = parsed_case("{x:2, y:2}", "{x:2, y:2}", "f32[{x}8, {y}8]", "f32[{y}8, {x}8]");
+  auto plan = synthesize(p.mesh, p.src, p.target_mesh, p.dst);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  ASSERT_EQ(plan->steps.size(), 1u) << to_string(*plan);
+  EXPECT_TRUE(std::holds_alternative<CollectivePermute>(plan->steps[0].op));
+  EXPECT_FALSE(plan->steps[0].pairs.has_value());
+  auto figures = plan_figures(*plan);
+  ASSERT_TRUE(figures.ok()) << figures.error().to_string();
+  ASSERT_TRUE(figures->lower_bound.has_value());
+  EXPECT_EQ(figures->recv_bytes_total, figures->lower_bound->total);  // 2 devices receive 16 floats
+  EXPECT_EQ(figures->recv_bytes_total, 2 * 16 * 4);
+}
+
 TEST(InPlacePermute, AReplicatedArrayOnAnotherDeviceOrderMovesNothing) {
   // Every device holds the whole array: the permute to the new order keeps every
   // buffer where it is (the lowering's pairs would send every one across).
