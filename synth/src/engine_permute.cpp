@@ -150,10 +150,12 @@ void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out)
   x.permuted = true;
   Factors used = s.reduce;
   combine(frame, s, 0, x, used, first, out);
-  for (const auto& [before, after] : frame.permute_hints)
-    if (before == s && std::none_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                                    [&](const Edge& e) { return e.to == after; }))
+  for (const auto& hint : frame.permute_hints) {
+    const State& after = hint.second;  // a named reference: clang 14 cannot capture a binding
+    if (hint.first == s && std::none_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                                        [&](const Edge& e) { return e.to == after; }))
       out.emplace_back().to = after;
+  }
   const Factors s_free = free_regions(frame, s);
   std::size_t kept = first;
   for (std::size_t i = first; i < out.size(); ++i) {

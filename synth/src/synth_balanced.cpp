@@ -76,8 +76,8 @@ struct Balancer {
   bool greedy_only = false;
   int tries = kMaxBalanceTries;
   bool backtracked = false;
-  Moves forward, backward;
-  std::vector<Moves> plans;
+  Moves forward{}, backward{};
+  std::vector<Moves> plans{};
 
   // Records the plan through `front` and `back`, whose counts meet, unless another order
   // of the same moves gave it already.
