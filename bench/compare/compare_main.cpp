@@ -29,6 +29,7 @@ struct Args {
   int64_t max_devices = 4096;
   int64_t max_expanded = 20000;
   int64_t default_expanded = 0;
+  double default_gap = SynthOptions{}.gap;
   std::string csv;
   std::string summary;
   std::string plans;
@@ -67,6 +68,9 @@ int run(const Args& args) {
 
   OptimalOptions options;
   options.max_expanded = args.max_expanded;
+  SynthOptions synth;
+  synth.max_expanded = args.default_expanded;
+  synth.gap = args.default_gap;
   std::vector<compare::CaseResult> results;
   std::map<std::string, int> skipped;
   const auto start = std::chrono::steady_clock::now();
@@ -75,7 +79,7 @@ int run(const Args& args) {
       ++skipped[c.suite + ": " + c.skip];
       continue;
     }
-    results.push_back(compare::run_case(c, model_for(c, user, args.random_inter_axes), options, args.default_expanded));
+    results.push_back(compare::run_case(c, model_for(c, user, args.random_inter_axes), options, synth));
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -88,7 +92,7 @@ int run(const Args& args) {
   for (const auto& [why, n] : skipped) summary << "  " << n << " x " << why << "\n";
   summary << "\nRun: " << results.size() << " cases in " << std::fixed << std::setprecision(1) << seconds
           << " s; random suite seed " << args.seed << ", default synthesis expanding up to " << args.default_expanded
-          << " states, optimal search capped at " << args.max_expanded
+          << " states (gap " << args.default_gap << "), optimal search capped at " << args.max_expanded
           << " expanded states; random meshes' first " << args.random_inter_axes
           << " axis inter-node (25 GB/s, 5 us), others intra-node (300 GB/s, 1 us)\n";
   if (!args.csv.empty()) compare::write_csv(csv_file, results);
@@ -116,6 +120,10 @@ int main(int argc, char** argv) {
   app.add_option("--default-expanded", args.default_expanded,
                  "States the default synthesis may expand from its seeds per case (SynthOptions::max_expanded, "
                  "`redist plan --search`)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--default-gap", args.default_gap,
+                 "The default synthesis stops searching once its plan is proved within (1 + gap) of the least "
+                 "modeled time (SynthOptions::gap, default 0.1)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--csv", args.csv, "Write one row per case and planner here");
   app.add_option("--summary", args.summary, "Write the summary here (default: standard output)");

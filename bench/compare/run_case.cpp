@@ -18,16 +18,14 @@ const Measured* CaseResult::find(const std::string& planner) const {
 }
 
 CaseResult run_case(const corpus::Case& c, const CostModel& model, const OptimalOptions& options,
-                    int64_t default_expanded) {
+                    SynthOptions synth) {
   CaseResult r;
   r.source = &c;
   r.model = model;
   r.lower_bound = lower_bound(c.mesh, c.src, c.target_mesh, c.dst);
   using Clock = std::chrono::steady_clock;
   auto us_since = [](Clock::time_point t) { return std::chrono::duration<double, std::micro>(Clock::now() - t).count(); };
-  SynthOptions synth;
   synth.cost_model = &model;
-  synth.max_expanded = default_expanded;
   std::vector<double> times;
   Result<Plan> plan = Error{Error::Kind::runtime, "not run", Error::npos};
   for (int i = 0; i < 5; ++i) {

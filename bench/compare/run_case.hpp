@@ -8,6 +8,7 @@
 #include "measure.hpp"
 #include "redist/plan/figures.hpp"
 #include "redist/synth/optimal.hpp"
+#include "redist/synth/synthesize.hpp"
 
 namespace redist::compare {
 
@@ -29,9 +30,9 @@ struct CaseResult {
   const Measured* find(const std::string& planner) const;
 };
 
-/// Runs every planner on `c` under `model`: the default synthesis expanding up to
-/// `default_expanded` states, the optimal search with `options`.
+/// Runs every planner on `c` under `model`: the default synthesis with `synth` (its cost
+/// model replaced by `model`), the optimal search with `options`.
 CaseResult run_case(const corpus::Case& c, const CostModel& model, const OptimalOptions& options,
-                    int64_t default_expanded = 0);
+                    SynthOptions synth = {});
 
 }  // namespace redist::compare

@@ -47,13 +47,21 @@ struct EngineLimits {
   /// until its queue is empty: for a search for any plan within a budget
   /// (synthesize()'s fallback).
   double bound_weight = 1.0;
+  /// The search stops once the best plan costs at most (1 + gap) x the least estimate
+  /// (cost + lower bound) of every state it has not ruled out, and rules out states
+  /// whose estimate x (1 + gap) reaches the best plan: the plan it returns is then
+  /// proved within that factor of the least cost (bounded-suboptimal A*). 0: optimal.
+  /// Where the seed is within the factor of the source's lower bound, nothing is
+  /// expanded.
+  double gap = 0.0;
 };
 
 /// What the engine found.
 struct EngineResult {
   std::optional<Plan> plan;  // the cheapest plan found, target asserted; none if none was
   double time_us = 0;        // plan_cost(model, *plan).time_us
-  bool proved = false;       // no plan in the step set is cheaper (or, without a plan: none exists)
+  bool proved = false;       // no plan in the step set costs less than time_us / (1 + gap)
+                             // (or, without a plan: none exists)
   std::string stopped;       // why the search stopped before finishing, empty when it finished
   int64_t expanded = 0;
   int64_t generated = 0;

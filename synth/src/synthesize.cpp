@@ -72,6 +72,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
                               : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst);
   engine_detail::EngineLimits limits;
   limits.max_expanded = options.max_expanded;
+  limits.gap = options.gap;
   auto found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
   if (!found) return found.error();
   // The fallbacks look for any plan without fused all_to_alls or all_gathers
@@ -82,6 +83,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   limits.max_expanded = std::max(options.max_expanded, kFallbackExpansions);
   limits.fused_steps = false;
   limits.bound_weight = kFallbackBoundWeight;
+  limits.gap = 0;
   const bool fallback = !found->plan;
   std::vector<Plan> backtracked;
   if (fallback && !reducing)

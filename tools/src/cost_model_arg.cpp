@@ -46,9 +46,9 @@ CLI::Option* add_search_option(CLI::App& cmd, int64_t& expanded) {
   return cmd
       .add_option("--search", expanded,
                   "Let the synthesizer search up to N states from its constructive plans for a cheaper one under "
-                  "the cost model (default 0: the cheapest constructive plan, in microseconds; 100 comes within "
-                  "5% of the optimal plan on 90% of docs/results.md's random cases, at 0.09 ms a call at the median and 7 ms "
-                  "at the 90th percentile)")
+                  "the cost model, stopping once it proves its plan within 10% of the optimal one (default 0: the "
+                  "cheapest constructive plan, in microseconds; 100 comes within 5% of the optimal plan on 90% of "
+                  "docs/results.md's random cases, at about 5x the call time of 0 at the median)")
       ->check(CLI::Validator(
           [](const std::string& text) {
             const bool digits = !text.empty() && text.size() <= 18 &&
