@@ -233,7 +233,8 @@ const std::optional<std::vector<int64_t>>& Encoding::pairs_off_moves(const Lower
   auto [it, fresh] = off_moves_.try_emplace(&*p.table);
   if (!fresh) return it->second;
   std::vector<int64_t> out;
-  for (const auto& [source, target] : *p.table) {
+  for (const auto& pair : *p.table) {
+    const auto source = pair.first, target = pair.second;  // clang 14 cannot capture bindings
     const bool keeps = std::all_of(p.moves.begin(), p.moves.end(), [&](const PermuteMove& m) {
       return mixed_radix_index(before, before.coords_of_device(source), m.source_axes) ==
              mixed_radix_index(after, after.coords_of_device(target), m.target_axes);
