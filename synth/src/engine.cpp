@@ -500,12 +500,13 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
       const auto it = index.find(Probe{&e.to, hash});
       const bool fresh = it == index.end();
       const int id = fresh ? static_cast<int>(nodes.size()) : *it;
+      const bool goal_state = is_goal(e.to);
       if (fresh) {
         const double bound_us = lower_bound_us(frame, e.to);
-        // A state that cannot beat the best plan (by more than the gap) is not kept: the best plan only gets
-        // cheaper, and a cheaper path to it later finds it fresh (most states a search
-        // generates are such; keeping them filled its memory cap).
-        if (is_goal(e.to) ? !cheaper(cost, best) : !cheaper((cost + bound_us) * slack, best)) continue;
+        // A state that cannot beat the best plan (by more than the gap) is not kept: the
+        // best plan only gets cheaper, and a cheaper path to it later finds it fresh (most
+        // states a search generates are such; keeping them filled its memory cap).
+        if (goal_state ? !cheaper(cost, best) : !cheaper((cost + bound_us) * slack, best)) continue;
         nodes.push_back(Node{std::move(e.to), cost, bound_us, top.node, std::move(e.move), hash});
         index.insert(id);
       } else {
@@ -516,7 +517,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
         old.move = std::move(e.move);
       }
       const Node& node = nodes[static_cast<std::size_t>(id)];
-      if (is_goal(node.state)) {
+      if (goal_state) {
         if (cheaper(cost, best)) {
           best = cost;
           goal = id;

@@ -24,19 +24,26 @@ namespace redist::testing {
 namespace {
 
 /// Returns the engine's result from the constructive seeds of `src` -> `dst` on `mesh`
-/// under `model`, expanding up to `expansions` states with the given gap.
+/// under `model`, expanding up to `expansions` states with the given gap (no plan, and a
+/// test failure, where the pair is refused).
 engine_detail::EngineResult search(const CostModel& model, const Mesh& mesh, const DistType& src, const DistType& dst,
                                    double gap, int64_t expansions = 100'000) {
   auto problem = synth_detail::make_problem(mesh, src, mesh, dst);
-  EXPECT_TRUE(problem.ok());
+  if (!problem) {
+    ADD_FAILURE() << problem.error().to_string();
+    return {};
+  }
   const auto seeds = synth_detail::constructive_seeds(*problem, mesh, src, mesh, dst);
   engine_detail::EngineLimits limits;
   limits.max_expanded = expansions;
   limits.gap = gap;
   const BigInt bound = std::max(local_bytes(src), local_bytes(dst));
   auto found = engine_detail::run_engine(model, mesh, src, mesh, dst, bound, seeds, limits);
-  EXPECT_TRUE(found.ok()) << found.error().to_string();
-  return *found;
+  if (!found) {
+    ADD_FAILURE() << found.error().to_string();
+    return {};
+  }
+  return std::move(*found);
 }
 
 // A gather over one axis: the seed costs exactly the source's lower bound (one latency,
@@ -74,6 +81,8 @@ TEST(SearchGap, ASearchWithAGapLeavesASeedTwiceTheOptimal) {
   EXPECT_LE(gapped.expanded, optimal.expanded);
   EXPECT_LE(gapped.time_us, 1.1 * optimal.time_us * (1 + 1e-9));
   EXPECT_GE(gapped.time_us, optimal.time_us * (1 - 1e-9));
+  const BigInt bound = std::max(local_bytes(src), local_bytes(dst));
+  EXPECT_EQ(optimal_problem(*gapped.plan, mesh, src, mesh, dst, bound), "");
   // synthesize() under the same model: the default call keeps the seed, a search of 100
   // states with the default gap gets the gapped plan.
   SynthOptions options;

@@ -32,9 +32,9 @@ struct SynthOptions {
   /// States the engine may expand to improve on its seed (the default mode's bounded
   /// budget; `redist plan --search`). 0, the default, keeps synthesis in microseconds:
   /// the cheapest valid seed is returned, and the engine searches only when no seed is
-  /// valid. Searching costs ~70 us at the median of the random suite against ~10 us for
-  /// the default call (the source's permute targets dominate); where the lower bound
-  /// proves the seed, no state is expanded. docs/results.md measures 10 to 100.
+  /// valid. A search of 100 states costs about 5x the default call at the median of the
+  /// random suite (the source's permute targets dominate); where the lower bound proves
+  /// the seed within `gap`, no state is expanded. docs/results.md measures 10 to 100.
   int64_t max_expanded = 0;
   /// Where it searches, the engine stops once its plan is proved within a factor
   /// (1 + gap) of the least modeled time in its step set, and a seed within that factor
