@@ -4,8 +4,10 @@
 
 #include <algorithm>
 
+#include "redist/plan/typing.hpp"
 #include "redist/synth/mesh_change.hpp"
 #include "redist/synth/synthesize.hpp"
+#include "same_blocks.hpp"
 #include "synth_atoms.hpp"
 #include "synth_builders.hpp"
 #include "synth_scope.hpp"
@@ -114,7 +116,18 @@ Result<Plan> baseline_plan(Baseline baseline, const Mesh& src_mesh, const DistTy
   if (!problem) return problem.error();
   const Moves moves =
       baseline == Baseline::gather_then_slice ? gather_then_slice_moves(*problem) : xla_style_moves(*problem);
-  return to_plan(moves, src_mesh, src, dst_mesh, dst);
+  Plan plan = to_plan(moves, src_mesh, src, dst_mesh, dst);
+  if (type_plan(plan)) return plan;
+  // The moves are planned on the source's canonical spelling, which may name factors
+  // the source's own spelling does not: {x:6}, f64[{x:(1)2,x:(2)3}12] -> f64[{x:(1)3}12]
+  // gathers x:(3)2 of {x}. A permute that moves nothing re-spells the source first.
+  const DistType spelled = canonical(src, src_mesh);
+  Plan respelled = to_plan(moves, src_mesh, spelled, dst_mesh, dst);
+  respelled.source = src;
+  respelled.steps.insert(respelled.steps.begin(), staying_permute(spelled, src_mesh));
+  if (auto typed = type_plan(respelled)) return respelled;
+  else return unsupported_error(std::string(baseline_name(baseline)) + ": no well-typed plan from " +
+                                to_string(src) + " to " + to_string(dst) + ": " + typed.error().to_string());
 }
 
 }  // namespace redist

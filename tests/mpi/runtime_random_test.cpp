@@ -2,7 +2,8 @@
 // job has ranks: random walks of well-typed steps (every kind, sub-axes, reductions,
 // device-order changes, explicit lowerings) and synthesized plans (and the baselines)
 // between random types. Rank 0 draws each case and broadcasts its plan text; the seed
-// is REDIST_MPI_SEED or random, and is printed.
+// is REDIST_MPI_SEED (ctest sets it: the REDIST_MPI_SEED cache variable, 1 by default)
+// or random, and is printed.
 
 #include <gtest/gtest.h>
 #include <mpi.h>

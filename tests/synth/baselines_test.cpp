@@ -93,5 +93,22 @@ TEST(Baselines, PlanPaddedDims) {
   EXPECT_TRUE(type_plan(plan).ok());
 }
 
+TEST(Baselines, SourcesSpelledWithSubAxesGetWellTypedPlans) {
+  // {x:(1)2,x:(2)3} is x whole: the baselines plan on {x}, whose gather of x:(3)2 the
+  // source's own spelling does not name (an MPI run drew this pair: the plan was
+  // ill-typed). Both baselines now give correct plans, xla_style re-spelling first.
+  const Mesh mesh = parse_mesh("{x:6} devices=[4,5,3,0,1,2]").value();
+  const DistType src = parse_type("f64[{x:(1)2,x:(2)3}12]", mesh).value();
+  const DistType dst = parse_type("f64[{x:(1)3}12]", mesh).value();
+  for (Baseline b : {Baseline::gather_then_slice, Baseline::xla_style}) {
+    auto plan = baseline_plan(b, mesh, src, mesh, dst);
+    ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+    EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, whole_array(src)), "") << baseline_name(b);
+  }
+  const Plan xla = baseline_plan(Baseline::xla_style, mesh, src, mesh, dst).value();
+  ASSERT_EQ(xla.steps.size(), 2u);
+  EXPECT_EQ(to_string(xla.steps[1]), "all_gather(dim=0, axes={x:(3)2})");
+}
+
 }  // namespace
 }  // namespace redist::testing
