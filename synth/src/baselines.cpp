@@ -125,9 +125,11 @@ Result<Plan> baseline_plan(Baseline baseline, const Mesh& src_mesh, const DistTy
   Plan respelled = to_plan(moves, src_mesh, spelled, dst_mesh, dst);
   respelled.source = src;
   respelled.steps.insert(respelled.steps.begin(), staying_permute(spelled, src_mesh));
-  if (auto typed = type_plan(respelled)) return respelled;
-  else return unsupported_error(std::string(baseline_name(baseline)) + ": no well-typed plan from " +
-                                to_string(src) + " to " + to_string(dst) + ": " + typed.error().to_string());
+  auto typed = type_plan(respelled);
+  if (!typed)
+    return unsupported_error(std::string(baseline_name(baseline)) + ": no well-typed plan from " + to_string(src) +
+                             " to " + to_string(dst) + ": " + typed.error().to_string());
+  return respelled;
 }
 
 }  // namespace redist
