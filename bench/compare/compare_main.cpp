@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "corpus.hpp"
 #include "summary.hpp"
@@ -28,7 +30,7 @@ struct Args {
   int max_axes = 6;
   int64_t max_devices = 4096;
   int64_t max_expanded = 20000;
-  int64_t default_expanded = 0;
+  std::optional<int64_t> default_expanded;  // absent: synthesize()'s default
   double default_gap = SynthOptions{}.gap;
   std::string csv;
   std::string summary;
@@ -91,7 +93,10 @@ int run(const Args& args) {
   summary << "\nLeft out (out of scope of the comparison):\n";
   for (const auto& [why, n] : skipped) summary << "  " << n << " x " << why << "\n";
   summary << "\nRun: " << results.size() << " cases in " << std::fixed << std::setprecision(1) << seconds
-          << " s; random suite seed " << args.seed << ", default synthesis expanding up to " << args.default_expanded
+          << " s; random suite seed " << args.seed << ", default synthesis expanding up to "
+          << (args.default_expanded ? std::to_string(*args.default_expanded)
+                                    : "its default (" + std::to_string(SynthOptions::kDefaultSearch) +
+                                          " across two link speeds, else 0)")
           << " states (gap " << args.default_gap << "), optimal search capped at " << args.max_expanded
           << " expanded states; random meshes' first " << args.random_inter_axes
           << " axis inter-node (25 GB/s, 5 us), others intra-node (300 GB/s, 1 us)\n";
@@ -119,7 +124,7 @@ int main(int argc, char** argv) {
   app.add_option("--max-expanded", args.max_expanded, "States the optimal search may expand per case");
   app.add_option("--default-expanded", args.default_expanded,
                  "States the default synthesis may expand from its seeds per case (SynthOptions::max_expanded, "
-                 "`redist plan --search`)")
+                 "`redist plan --search`; default: synthesize()'s own)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--default-gap", args.default_gap,
                  "The default synthesis stops searching once its plan is proved within (1 + gap) of the least "

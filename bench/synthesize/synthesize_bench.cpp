@@ -1,6 +1,6 @@
 // Speed of synthesize(): rank-4 types over 4-axis meshes (seeded random pairs; the
-// median and 90th percentile of the per-call thread CPU time reported as counters), and
-// a few anchors.
+// median and 90th percentile of the per-call thread CPU time reported as counters, for
+// the default call and for one without a search), and a few anchors.
 
 #include <benchmark/benchmark.h>
 
@@ -8,10 +8,12 @@
 #include <ctime>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "redist/core/dist_type.hpp"
 #include "redist/core/mesh.hpp"
+#include "redist/synth/cost_model.hpp"
 #include "redist/synth/synthesize.hpp"
 
 namespace {
@@ -68,23 +70,43 @@ double thread_cpu_ns() {
   return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
 }
 
+/// Sets counters `name`_median_cpu_us and `name`_p90_cpu_us from the times `ns`.
+void report(benchmark::State& state, const std::string& name, std::vector<double>& ns) {
+  std::sort(ns.begin(), ns.end());
+  state.counters[name + "median_cpu_us"] = ns[ns.size() / 2] / 1000;
+  state.counters[name + "p90_cpu_us"] = ns[ns.size() * 9 / 10] / 1000;
+}
+
+// Each iteration times the default call and, right after it on the same pair, a call
+// without a search (`no_search_` counters): the two side by side, alternating. Arg 0:
+// the default model (one link speed: the default call does not search either); arg 1:
+// axis x inter-node, where the default call searches (SynthOptions::max_expanded).
 void BM_SynthesizeRank4(benchmark::State& state) {
   const auto pairs = random_pairs(256);
-  std::vector<double> ns;
+  CostModel inter_x;
+  inter_x.axis_class["x"] = LinkClass::inter;
+  SynthOptions options, no_search;
+  if (state.range(0) == 1) options.cost_model = no_search.cost_model = &inter_x;
+  no_search.max_expanded = 0;
+  std::vector<double> ns, no_search_ns;
   ns.reserve(1 << 20);
+  no_search_ns.reserve(1 << 20);
   std::size_t i = 0;
   for (auto _ : state) {
     const Pair& p = pairs[i++ % pairs.size()];
-    const double start = thread_cpu_ns();
-    auto plan = synthesize(p.mesh, p.src, p.dst);
+    double start = thread_cpu_ns();
+    auto plan = synthesize(p.mesh, p.src, p.dst, options);
     if (ns.size() < ns.capacity()) ns.push_back(thread_cpu_ns() - start);
     benchmark::DoNotOptimize(plan);
+    start = thread_cpu_ns();
+    auto seed = synthesize(p.mesh, p.src, p.dst, no_search);
+    if (no_search_ns.size() < no_search_ns.capacity()) no_search_ns.push_back(thread_cpu_ns() - start);
+    benchmark::DoNotOptimize(seed);
   }
-  std::sort(ns.begin(), ns.end());
-  state.counters["median_cpu_us"] = ns[ns.size() / 2] / 1000;
-  state.counters["p90_cpu_us"] = ns[ns.size() * 9 / 10] / 1000;
+  report(state, "", ns);
+  report(state, "no_search_", no_search_ns);
 }
-BENCHMARK(BM_SynthesizeRank4);
+BENCHMARK(BM_SynthesizeRank4)->Arg(0)->Arg(1);
 
 void BM_SynthesizeAnchor(benchmark::State& state, const char* mesh, const char* src, const char* dst) {
   const Mesh m = parse_mesh(mesh).value();

@@ -88,7 +88,7 @@ def plan(
     budget: int | None = None,
     method: Method = "synthesize",
     cost_model: CostModel | str | None = None,
-    search: int = 0,
+    search: int | None = None,
 ) -> Plan:
     """A plan from `src` to `dst` (types on `mesh`; `dst` on `target_mesh` when the
     device order changes), with the target asserted.
@@ -98,18 +98,20 @@ def plan(
     time under `cost_model`, default CostModel(); docs/cost_model.md), or a baseline
     ("gather_then_slice", "xla_style"). `budget` bounds the bytes per device. `search`
     lets "synthesize" expand up to that many states from its constructive plans for a
-    cheaper one (default 0: the cheapest constructive plan, in microseconds; 100 comes
-    within 5% of the optimal plan on 90% of docs/results.md's random cases, at 0.13 ms
-    a call at the median). Raises ValueError on bad input, UnsupportedError outside the scope, NoPlanError
-    when nothing fits the budget.
+    cheaper one (default None: 100 where `cost_model` gives the mesh's axes two link
+    speeds, which brings the plan within 5% of the optimal one on 90% of
+    docs/results.md's random cases, else 0: the cheapest constructive plan, which over one
+    link speed already is). Raises ValueError on bad input, UnsupportedError outside the
+    scope, NoPlanError when nothing fits the budget.
     """
     m = _mesh(mesh)
     tm = m if target_mesh is None else _mesh(target_mesh)
     s, d = _type(src, m), _type(dst, tm)
-    if isinstance(search, bool) or not isinstance(search, int) or search < 0:
-        raise ValueError(f"search: a whole number of states >= 0, got {search!r}")
-    if search and method != "synthesize":
-        raise ValueError(f"search: only the default synthesis searches from its seeds, not {method}")
+    if search is not None:
+        if isinstance(search, bool) or not isinstance(search, int) or search < 0:
+            raise ValueError(f"search: a whole number of states >= 0, got {search!r}")
+        if search and method != "synthesize":
+            raise ValueError(f"search: only the default synthesis searches from its seeds, not {method}")
     if method == "synthesize":
         return _redist.synthesize(m, s, tm, d, budget, _cost_model(cost_model), search)
     if method == "optimal":
@@ -155,7 +157,7 @@ def prove(
     budget: int | None = None,
     method: Method = "synthesize",
     cost_model: CostModel | str | None = None,
-    search: int = 0,
+    search: int | None = None,
     timeout_ms: int = 10_000,
 ) -> tuple[Plan, CheckReport]:
     """plan() then check(): the plan and its verdicts."""

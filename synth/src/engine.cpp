@@ -410,6 +410,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   Frame frame = make_frame(model, src_mesh, src, dst_mesh, dst, budget);
   frame.slice_after_receive = limits.slice_after_receive;
   frame.fused_steps = limits.fused_steps;
+  frame.max_permute_targets = limits.max_permute_targets;
   if (seed) add_hints(*seed, frame);
 
   Nodes nodes;
@@ -496,11 +497,14 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
     const double base = nodes[at].cost;
     for (auto& e : edges) {
       const double cost = base + e.time_us;
+      const bool goal_state = is_goal(e.to);
+      // Nothing reached at this cost beats the best plan (by more than the gap): neither
+      // looked up nor bounded.
+      if (!cheaper(goal_state ? cost : cost * slack, best)) continue;
       const std::size_t hash = StateHash{}(e.to);
       const auto it = index.find(Probe{&e.to, hash});
       const bool fresh = it == index.end();
       const int id = fresh ? static_cast<int>(nodes.size()) : *it;
-      const bool goal_state = is_goal(e.to);
       if (fresh) {
         const double bound_us = lower_bound_us(frame, e.to);
         // A state that cannot beat the best plan (by more than the gap) is not kept: the

@@ -11,9 +11,8 @@ namespace redist::engine_detail {
 
 namespace {
 
-/// Options considered per dim, and permute targets per state.
+/// Options considered per dim (the targets per state are EngineLimits::max_permute_targets).
 constexpr std::size_t kMaxDimOptions = 24;
-constexpr std::size_t kMaxTargets = 96;
 
 /// Every prefix of `dim`, factor by factor (the major part of a factor included),
 /// longest first, the empty one last.
@@ -83,11 +82,11 @@ const std::vector<Factors>& target_options(const Frame& frame, std::size_t d, in
 
 /// Depth-first over dims: appends to `out` an edge to each combination of `s`'s own
 /// dim or one of the target options whose factors are pairwise compatible (and with the
-/// pending reductions), up to kMaxTargets from `out[first]` on; only the edges' states
+/// pending reductions), up to frame.max_permute_targets from `out[first]` on; only the edges' states
 /// are set.
 void combine(const Frame& frame, const State& s, std::size_t d, State& x, Factors& used, std::size_t first,
              std::vector<Edge>& out) {
-  if (out.size() - first >= kMaxTargets) return;
+  if (out.size() - first >= frame.max_permute_targets) return;
   if (d == s.dims.size()) {
     out.emplace_back().to = x;
     return;

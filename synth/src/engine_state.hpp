@@ -56,6 +56,7 @@ struct Frame {
   bool mesh_change = false;  // the device order differs: the permute is required
   bool slice_after_receive = false;  // all_slice stays open after data is received
   bool fused_steps = true;           // fused all_to_alls and all_gathers are successors
+  std::size_t max_permute_targets = 96;  // permute edges offered per state (EngineLimits)
   bool padded = false;  // the source or target has padding: padded states may be visited
   DistType like;             // element type, global sizes and reduce op of the array
   State target;

@@ -24,6 +24,21 @@ constexpr int64_t kFallbackExpansions = 20'000;
 /// run deeper towards the target. On the 1,000-pair harness suite (seed 20240611)
 /// weight 2 against 1 gave 4 of the 25 fallback plans cheaper (up to 2x), none dearer.
 constexpr double kFallbackBoundWeight = 2.0;
+/// Permute targets a state of the bounded search is offered (EngineLimits): on the
+/// random suite, 16 keep the plans of 96 (p90 1.047 against the optimal) at half the
+/// 90th-percentile call time; 8 lose a little (1.067).
+constexpr std::size_t kSearchPermuteTargets = 16;
+
+/// Returns true when `model` prices some axis of `mesh` (of size 2 or more) at another
+/// link speed than another axis: then the seeds, built without a model, are least often
+/// the cheapest plan, and synthesize() searches by default.
+bool two_link_speeds(const CostModel& model, const Mesh& mesh) {
+  if (model.intra == model.inter) return false;
+  bool intra = false, inter = false;
+  for (const auto& axis : mesh.axes())
+    if (axis.size >= 2) (model.class_of(axis.name) == LinkClass::inter ? inter : intra) = true;
+  return intra && inter;
+}
 
 }  // namespace
 
@@ -70,18 +85,24 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   if (auto s = validate(model, src_mesh); !s) return s.error();
   const auto seeds = reducing ? synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst)
                               : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst);
+  const int64_t expansions =
+      options.max_expanded.value_or(two_link_speeds(model, src_mesh) ? SynthOptions::kDefaultSearch : 0);
   engine_detail::EngineLimits limits;
-  limits.max_expanded = options.max_expanded;
+  limits.max_expanded = expansions;
   limits.gap = options.gap;
+  limits.max_permute_targets = kSearchPermuteTargets;
   auto found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
   if (!found) return found.error();
+  // Its step set is capped: a search that ends without a plan has not shown there is none.
+  if (!found->plan && found->stopped.empty()) found->stopped = "the step set was capped";
   // The fallbacks look for any plan without fused all_to_alls or all_gathers
   // (engine.hpp), from the upper bound of the seeds built again with the balanced
   // builder backtracking (a superset of the plain seeds), then offer the plan found as
   // the one seed of an unexpanded run, which fuses its all_to_alls and all_gathers where
   // the model prices that lower.
-  limits.max_expanded = std::max(options.max_expanded, kFallbackExpansions);
+  limits.max_expanded = std::max(expansions, kFallbackExpansions);
   limits.fused_steps = false;
+  limits.max_permute_targets = engine_detail::EngineLimits{}.max_permute_targets;
   limits.bound_weight = kFallbackBoundWeight;
   limits.gap = 0;
   const bool fallback = !found->plan;

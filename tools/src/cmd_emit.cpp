@@ -32,7 +32,7 @@ struct EmitArgs {
   std::string plan_file;
   std::optional<std::string> budget;
   std::string cost_model;  // config file; empty: plans ranked by bytes
-  int64_t search = 0;      // states the default synthesis may expand
+  std::optional<int64_t> search;  // states the default synthesis may expand (absent: its default)
   std::string output;
   bool json = false;
 };

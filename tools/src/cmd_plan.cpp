@@ -41,7 +41,7 @@ struct PlanArgs {
   std::string cost_model;  // config file (docs/cost_model.md); empty: the defaults
   bool optimal = false;
   double timeout_s = 0;  // --optimal: stop with the best plan so far after this many seconds (0: none)
-  int64_t search = 0;    // states the default synthesis may expand
+  std::optional<int64_t> search;  // states the default synthesis may expand (absent: its default)
 };
 
 /// The cheapest plan under `model` (optimal_plan) as a plain plan result; progress on

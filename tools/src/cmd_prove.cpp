@@ -20,7 +20,7 @@ struct ProveArgs {
   std::string src;
   std::string dst;
   std::string cost_model;  // config file; empty: plans ranked by bytes
-  int64_t search = 0;      // states the default synthesis may expand
+  std::optional<int64_t> search;  // states the default synthesis may expand (absent: its default)
   VerifyArgs verify;
 };
 

@@ -42,13 +42,14 @@ void add_cost_model_option(CLI::App& cmd, std::string& path, const std::string& 
                  "Cost model config: 'axis = intra|inter' lines and class speeds (docs/cost_model.md); " + what);
 }
 
-CLI::Option* add_search_option(CLI::App& cmd, int64_t& expanded) {
+CLI::Option* add_search_option(CLI::App& cmd, std::optional<int64_t>& expanded) {
   return cmd
       .add_option("--search", expanded,
                   "Let the synthesizer search up to N states from its constructive plans for a cheaper one under "
-                  "the cost model, stopping once it proves its plan within 10% of the optimal one (default 0: the "
-                  "cheapest constructive plan, in microseconds; 100 comes within 5% of the optimal plan on 90% of "
-                  "docs/results.md's random cases, at about 5x the call time of 0 at the median)")
+                  "the cost model, stopping once it proves its plan within 10% of the optimal one (default: 100 "
+                  "where --cost-model gives the mesh's axes two link speeds, within 5% of the optimal plan on 90% "
+                  "of docs/results.md's random cases; else 0, the cheapest constructive plan, which over one link "
+                  "speed already is on 90%)")
       ->check(CLI::Validator(
           [](const std::string& text) {
             const bool digits = !text.empty() && text.size() <= 18 &&

@@ -28,7 +28,8 @@ std::optional<CostModel> cost_model_arg(const std::string& path, const Mesh& mes
 void add_cost_model_option(CLI::App& cmd, std::string& path, const std::string& what);
 
 /// Adds `--search N` to `cmd` (SynthOptions::max_expanded, a whole number >= 0), storing
-/// it in `expanded`; returns the option, for the verb's exclusions.
-CLI::Option* add_search_option(CLI::App& cmd, int64_t& expanded);
+/// it in `expanded` (left absent without the flag: the synthesizer's default); returns
+/// the option, for the verb's exclusions.
+CLI::Option* add_search_option(CLI::App& cmd, std::optional<int64_t>& expanded);
 
 }  // namespace redist::cli

@@ -3,8 +3,9 @@
 // (docs/synthesis.md) in its default mode, seeded with constructive plans in the paper's
 // normal form (memory-shrinking all_slices first, then size-preserving all_to_alls with
 // at most one collective_permute, then all_gathers) ranked under the cost model, and run
-// for a bounded number of expansions (by default none unless no seed is valid), keeping
-// the best plan found. No device ever holds
+// for a bounded number of expansions (by default 100 under a model whose links differ
+// between the mesh's axes, none otherwise unless no seed is valid), keeping the best
+// plan found. No device ever holds
 // more than max(source, target) local bytes (or the budget), and no all_slice follows a
 // step that communicates, so nothing received is dropped (G3a) -- except for the rare
 // pairs where no such plan exists in the step set (found by a full search), which get
@@ -29,13 +30,21 @@ struct SynthOptions {
   /// The cost model plans are ranked by (not owned; must outlive the call). Absent:
   /// bytes_model(), bytes on each device's links.
   const CostModel* cost_model = nullptr;
+  /// The default search budget where the cost model's links differ between the mesh's
+  /// axes (below).
+  static constexpr int64_t kDefaultSearch = 100;
   /// States the engine may expand to improve on its seed (the default mode's bounded
-  /// budget; `redist plan --search`). 0, the default, keeps synthesis in microseconds:
-  /// the cheapest valid seed is returned, and the engine searches only when no seed is
-  /// valid. A search of 100 states costs about 5x the default call at the median of the
-  /// random suite (the source's permute targets dominate); where the lower bound proves
-  /// the seed within `gap`, no state is expanded. docs/results.md measures 10 to 100.
-  int64_t max_expanded = 0;
+  /// budget; `redist plan --search`), offered at most 16 permute targets a state; where
+  /// the lower bound proves the seed within `gap`, no state is expanded. 0 returns the
+  /// cheapest valid seed (tens of microseconds; the engine then searches only when no
+  /// seed is valid). Absent: kDefaultSearch where the model prices some of the mesh's
+  /// axes at another link speed than others, 0 otherwise. The seeds are built without a
+  /// model: across link classes they come within 5% of the optimal plan's modeled time
+  /// on 51% of the random suite of docs/results.md (p90 1.42x) and the search brings that
+  /// to 90% (p90 1.05x) at about 4.5x the call time at the median; over one link speed
+  /// they already do on 90% (p90 1.001x), where the search costs 3.5x to 7x the call for
+  /// a p90 of 1.000x.
+  std::optional<int64_t> max_expanded;
   /// Where it searches, the engine stops once its plan is proved within a factor
   /// (1 + gap) of the least modeled time in its step set, and a seed within that factor
   /// of the source's lower bound is returned without expanding a state. 0: only a proof
