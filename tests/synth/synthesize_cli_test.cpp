@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <fstream>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "redist/plan/plan_text.hpp"
@@ -169,13 +171,22 @@ TEST(PlanCommand, NoPlanWithinTheBudgetExitsThree) {
   EXPECT_EQ(run_redist(std::string(kSwap) + " --baseline gather_then_slice --budget 64").exit_code, 3);
 }
 
-// x crosses nodes, y stays within a node (docs/cost_model.md).
-std::string two_class_cost_model() {
-  // One file per process: tests run in parallel, and a shared file could be read
-  // while another test truncates it to write it again.
+/// A file the test writes, removed when it goes out of scope.
+struct TempFile {
+  std::string path;
+  explicit TempFile(std::string name) : path(std::move(name)) {}
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() { std::remove(path.c_str()); }
+};
+
+// Returns a cost-model file where x crosses nodes and y stays within a node
+// (docs/cost_model.md). One file per process: tests run in parallel, and a shared file
+// could be read while another test truncates it to write it again.
+TempFile two_class_cost_model() {
   const std::string path = ::testing::TempDir() + "redist_cli_cost_model_" + std::to_string(getpid()) + ".txt";
   std::ofstream(path) << "# x crosses nodes\nx = inter\ny = intra\n";
-  return path;
+  return TempFile{path};
 }
 
 struct PlannedSteps {
@@ -199,8 +210,8 @@ PlannedSteps plan_json(const std::string& args) {
 // and the default plan too (its seeds' gathers are split by link class:
 // synth/src/split_by_class.hpp).
 TEST(PlanCommand, DefaultAndOptimalGatherTheInterNodeAxisWhileTheBufferIsSmall) {
-  const std::string gather = "--mesh '{x:4, y:4}' 'f32[{x,y}1024, 64]' 'f32[1024, 64]' --cost-model " +
-                             two_class_cost_model();
+  const TempFile model = two_class_cost_model();
+  const std::string gather = "--mesh '{x:4, y:4}' 'f32[{x,y}1024, 64]' 'f32[1024, 64]' --cost-model " + model.path;
   const auto greedy = plan_json(gather);
   const auto optimal = plan_json(gather + " --optimal");
   const std::vector<std::string> split{"all_to_all(src=0, dst=1, axes={y})", "all_gather(dim=0, axes={x})",
@@ -230,9 +241,10 @@ TEST(PlanCommand, DefaultAndOptimalGatherTheInterNodeAxisWhileTheBufferIsSmall) 
 // once. The optimal search finds that plan, and the default plan is it as well (the
 // engine's permutes_first rewrite; before it the default was 10.93 us).
 TEST(PlanCommand, DefaultAndOptimalPermuteFirstUnderTheCostModel) {
+  const TempFile model = two_class_cost_model();
   const std::string pair = "--mesh '{x:2, y:4, z:2}' 'bf16[{y:(2)2}18, {z}24, {y:(1)2}24, {x}12]' "
                            "'bf16[{x}18, {y:(1)2,z}24, {y:(2)2}24, 12]' --cost-model " +
-                           two_class_cost_model();
+                           model.path;
   const auto greedy = plan_json(pair);
   const auto optimal = plan_json(pair + " --optimal");
   const std::vector<std::string> permute_first{"collective_permute(to=bf16[{x}18, {y:(1)2}24, {y:(2)2}24, {z}12])",
