@@ -40,9 +40,9 @@ struct SynthOptions {
   /// seed is valid). Absent: kDefaultSearch where the model prices some of the mesh's
   /// axes at another link speed than others, 0 otherwise. The seeds are built without a
   /// model: across link classes they come within 5% of the optimal plan's modeled time
-  /// on 51% of the random suite of docs/results.md (p90 1.42x) and the search brings that
-  /// to 90% (p90 1.05x) at about 4.5x the call time at the median; over one link speed
-  /// they already do on 90% (p90 1.001x), where the search costs 3.5x to 7x the call for
+  /// on 83% of the random suite of docs/results.md (p90 1.42x) and the search brings that
+  /// to 90% (p90 1.06x) at about 3.7x the call time at the median; over one link speed
+  /// they already do on 93% (p90 1.001x), where the search costs 3.5x to 7x the call for
   /// a p90 of 1.000x.
   std::optional<int64_t> max_expanded;
   /// Where it searches, the engine stops once its plan is proved within a factor
