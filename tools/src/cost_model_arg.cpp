@@ -49,7 +49,7 @@ CLI::Option* add_search_option(CLI::App& cmd, std::optional<int64_t>& expanded) 
                   "the cost model, stopping once it proves its plan within 10% of the optimal one (default: 100 "
                   "where --cost-model gives the mesh's axes two link speeds, within 5% of the optimal plan on 90% "
                   "of docs/results.md's random cases; else 0, the cheapest constructive plan, which over one link "
-                  "speed already is on 90%)")
+                  "speed already is on 93%)")
       ->check(CLI::Validator(
           [](const std::string& text) {
             const bool digits = !text.empty() && text.size() <= 18 &&
