@@ -107,11 +107,10 @@ def plan(
     m = _mesh(mesh)
     tm = m if target_mesh is None else _mesh(target_mesh)
     s, d = _type(src, m), _type(dst, tm)
-    if search is not None:
-        if isinstance(search, bool) or not isinstance(search, int) or search < 0:
-            raise ValueError(f"search: a whole number of states >= 0, got {search!r}")
-        if search and method != "synthesize":
-            raise ValueError(f"search: only the default synthesis searches from its seeds, not {method}")
+    if search is not None and (isinstance(search, bool) or not isinstance(search, int) or search < 0):
+        raise ValueError(f"search: a whole number of states >= 0, got {search!r}")
+    if search and method != "synthesize":
+        raise ValueError(f"search: only the default synthesis searches from its seeds, not {method}")
     if method == "synthesize":
         return _redist.synthesize(m, s, tm, d, budget, _cost_model(cost_model), search)
     if method == "optimal":

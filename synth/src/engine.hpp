@@ -44,8 +44,7 @@ struct EngineLimits {
   bool fused_steps = true;
   /// Permute edges offered per state before the permute, besides the seed's own (the
   /// step set's cap: docs/synthesis.md). optimal_plan() offers 96; synthesize()'s
-  /// bounded search 16, which keeps its plans within 0.1% of the 96-target search's
-  /// at the random suite's 90th percentile in half its 90th-percentile call time.
+  /// bounded search fewer (synthesize.cpp, kSearchPermuteTargets).
   std::size_t max_permute_targets = 96;
   /// The queue's order: cost + bound_weight x lower bound. Above 1 (weighted A*) the
   /// search runs deeper towards the target and finds plans sooner, but proves nothing

@@ -38,12 +38,10 @@ struct SynthOptions {
   /// the lower bound proves the seed within `gap`, no state is expanded. 0 returns the
   /// cheapest valid seed (tens of microseconds; the engine then searches only when no
   /// seed is valid). Absent: kDefaultSearch where the model prices some of the mesh's
-  /// axes at another link speed than others, 0 otherwise. The seeds are built without a
-  /// model: across link classes they come within 5% of the optimal plan's modeled time
-  /// on 83% of the random suite of docs/results.md (p90 1.42x) and the search brings that
-  /// to 90% (p90 1.06x) at about 3.7x the call time at the median; over one link speed
-  /// they already do on 93% (p90 1.001x), where the search costs 3.5x to 7x the call for
-  /// a p90 of 1.000x.
+  /// axes at another link speed than others, 0 otherwise: the seeds are built without a
+  /// model, and miss the least modeled time mostly across link classes (p90 1.42x of it
+  /// there, 1.06x after the search, at about 3.7x the median call; 1.001x over one link
+  /// speed: docs/results.md "The default call searches across link classes").
   std::optional<int64_t> max_expanded;
   /// Where it searches, the engine stops once its plan is proved within a factor
   /// (1 + gap) of the least modeled time in its step set, and a seed within that factor
