@@ -4,9 +4,11 @@
 //
 // Data: every communicating step puts on each device's link at least the bytes that
 // device receives; so a plan costs at least, for any device, the target bytes its shard
-// lacks over the fastest bandwidth. A device's shard overlaps its target shard in at
-// most the product over dims of the smaller local size, which bounds what it lacks from
-// below.
+// lacks over the fastest bandwidth. Where a dim's two tilings nest, every device's
+// shard overlaps its target shard there by the same count (or some device's by none);
+// where they do not, the overlap of a few corner devices, computed interval by
+// interval, bounds the least overlap from above, and so what the worst device lacks
+// from below.
 //
 // With two link classes, the data a FAST GROUP (the devices that differ only on fast
 // axes) needs and none of its members holds must enter the group through steps priced
@@ -35,6 +37,7 @@
 // M > 0. It costs at least s slow latencies and k - s least ones.
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -165,6 +168,82 @@ std::pair<double, double> worst_lack(const Frame& frame, const State& s, Fixes f
   return {need, held};
 }
 
+/// The index of the block of `factors` (major first) that the device at `coords` (one
+/// coordinate per mesh axis) holds.
+int64_t block_index(const Frame& frame, const Factors& factors, const std::vector<int64_t>& coords) {
+  int64_t index = 0;
+  for (const auto& f : factors) {
+    const auto a = static_cast<std::size_t>(f.axis);
+    index = index * f.size + coords[a] / (frame.axis_sizes[a] / f.end()) % f.size;
+  }
+  return index;
+}
+
+/// The elements of its target block that the device at `coords` holds under `s`, in
+/// the dims `dims` (unpadded target): per dim the intersection of two intervals.
+double device_overlap(const Frame& frame, const State& s, const std::vector<std::size_t>& dims,
+                      const std::vector<int64_t>& coords) {
+  double overlap = 1;
+  for (const std::size_t d : dims) {
+    const int64_t global = frame.globals[d];
+    const int64_t have_tiles = product(s.dims[d]), want_tiles = product(frame.target.dims[d]);
+    const int64_t have_block = (global + have_tiles - 1) / have_tiles, want_block = global / want_tiles;
+    const int64_t have_begin = block_index(frame, s.dims[d], coords) * have_block;
+    const int64_t want_begin = block_index(frame, frame.target.dims[d], coords) * want_block;
+    const int64_t end = std::min({have_begin + have_block, want_begin + want_block, global});
+    const int64_t begin = std::max(have_begin, want_begin);
+    if (end <= begin) return 0;
+    overlap *= static_cast<double>(end - begin);
+  }
+  return overlap;
+}
+
+/// The least that some device holds of its target block in `dims` (an upper bound on
+/// it: the least over the corner devices, each axis at its first or last coordinate,
+/// of the axes these dims' tilings use; the worst device of two tilings that do not
+/// nest is usually one of them, as block 0 of one against the last block of the
+/// other). Axes past the first kMaxCornerAxes stay at coordinate 0.
+double least_device_overlap(const Frame& frame, const State& s, const std::vector<std::size_t>& dims) {
+  constexpr std::size_t kMaxCornerAxes = 6;
+  std::vector<int> axes;
+  auto note = [&axes](const Factors& factors) {
+    for (const auto& f : factors)
+      if (std::find(axes.begin(), axes.end(), f.axis) == axes.end()) axes.push_back(f.axis);
+  };
+  for (const std::size_t d : dims) note(s.dims[d]), note(frame.target.dims[d]);
+  if (axes.size() > kMaxCornerAxes) axes.resize(kMaxCornerAxes);
+  std::vector<int64_t> coords(frame.axis_sizes.size(), 0);
+  double least = std::numeric_limits<double>::infinity();
+  for (uint32_t corner = 0; corner < (uint32_t{1} << axes.size()); ++corner) {
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const auto a = static_cast<std::size_t>(axes[i]);
+      coords[a] = (corner >> i & 1) ? frame.axis_sizes[a] - 1 : 0;
+    }
+    least = std::min(least, device_overlap(frame, s, dims, coords));
+    if (least == 0) break;
+  }
+  return least;
+}
+
+/// The elements of its target block that the worst device lacks under `s`, D of the
+/// argument above: worst_lack() over every axis, where the tilings of some dims do not
+/// nest refined by least_device_overlap() in those dims (the nesting dims' overlap is
+/// the same on every device).
+double device_lack(const Frame& frame, const State& s) {
+  const bool by_position = !frame.mesh_change || s.permuted;
+  const auto [need, held] = worst_lack(frame, s, [](int) { return true; }, by_position);
+  if (!by_position || held == 0) return need > held ? need - held : 0;
+  std::vector<std::size_t> loose;  // dims whose tilings do not nest
+  double nested = 1;               // the overlap in the other dims
+  for (std::size_t d = 0; d < s.dims.size(); ++d) {
+    const auto lack = dim_lack(frame.globals[d], s.dims[d], frame.target.dims[d], [](int) { return true; });
+    if (lack) nested *= static_cast<double>(lack->held);
+    else loose.push_back(d);
+  }
+  const double overlap = loose.empty() ? held : std::min(held, nested * least_device_overlap(frame, s, loose));
+  return need > overlap ? need - overlap : 0;
+}
+
 /// The elements per member that a fast group lacks under `s` (the argument above), on
 /// the worst group; 0 with one link speed or a change of device order (groups are then
 /// of other devices).
@@ -189,8 +268,7 @@ DataBound data_bound(const Frame& frame, const State& s) {
   for (std::size_t d = 0; d < frame.target.dims.size(); ++d)
     if (frame.globals[d] % product(frame.target.dims[d]) != 0) return {};
   // (Before the permute of a change of device order the source's devices are others.)
-  const auto [need, overlap] = worst_lack(frame, s, [](int) { return true; }, !frame.mesh_change || s.permuted);
-  const double lack = need > overlap ? need - overlap : 0;   // D
+  const double lack = device_lack(frame, s);                 // D
   const double slow_lack = group_lack_per_member(frame, s);  // M
   if (lack == 0 && slow_lack == 0) return {};
   const CostModel& m = *frame.model;
