@@ -405,6 +405,9 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
       result.stopped = "no expansions allowed";
       return result;
     }
+  } else if (limits.require_seed) {
+    result.stopped = "no valid seed";
+    return result;
   }
   const int64_t budget = bound >= (BigInt(1) << 62) ? INT64_MAX : bound.convert_to<int64_t>();
   Frame frame = make_frame(model, src_mesh, src, dst_mesh, dst, budget);
@@ -540,8 +543,11 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
     if (!cost)
       return Error{Error::Kind::runtime, "internal: the searched plan does not type-check: " + cost.error().to_string(),
                    Error::npos};
-    // The search prices states its own way; the plan's price must agree.
-    if (std::abs(cost->time_us - best) > 1e-9 * std::max(1.0, best))
+    // The search prices states its own way; the plan's price must agree, or be lower:
+    // under a weighted order a cheaper path may reach an ancestor of the goal after the
+    // goal was priced, and the plan follows the cheaper path.
+    if (cost->time_us - best > 1e-9 * std::max(1.0, best) ||
+        (limits.bound_weight == 1.0 && best - cost->time_us > 1e-9 * std::max(1.0, best)))
       return Error{Error::Kind::runtime,
                    fmt::format("internal: the search priced the plan at {:f} us, the model at {:f} us", best,
                                cost->time_us),

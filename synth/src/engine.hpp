@@ -34,6 +34,9 @@ struct EngineLimits {
   /// Called about once a second while the search runs: (expanded, states, best modeled
   /// time so far or a negative number when none).
   std::function<void(int64_t, int64_t, double)> progress;
+  /// Search only from a valid seed: without one, return at once with no plan (the
+  /// bounded search of synthesize(), whose fallbacks find a plan to start from).
+  bool require_seed = false;
   /// Allow all_slice after received data (G3a then not guaranteed): only for pairs
   /// that have no plan otherwise.
   bool slice_after_receive = false;

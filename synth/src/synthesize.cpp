@@ -24,7 +24,14 @@ constexpr int64_t kFallbackExpansions = 20'000;
 /// run deeper towards the target. On the 1,000-pair harness suite (seed 20240611)
 /// weight 2 against 1 gave 4 of the 25 fallback plans cheaper (up to 2x), none dearer.
 constexpr double kFallbackBoundWeight = 2.0;
-/// Permute targets a state of the bounded search is offered (EngineLimits): on the
+/// The queue's weight on the lower bound in the bounded search's deep pass. The search
+/// runs in two passes of the same budget: plain A* first, which proves most seeds within
+/// the gap and stops; where it ends at its budget instead, a weighted pass from its best
+/// plan, which runs deeper towards the target and finds the plans of four or five steps
+/// the plain pass does not reach in its budget (docs/synthesis.md; measured in
+/// docs/results.md).
+constexpr double kDeepPassBoundWeight = 2.0;
+/// Permute targets a state of the default budget's search is offered (EngineLimits): on the
 /// random suite, 16 keep the plans of 96 (p90 1.047 against the optimal) at half the
 /// 90th-percentile call time; 8 lose a little (1.067).
 constexpr std::size_t kSearchPermuteTargets = 16;
@@ -90,42 +97,58 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   engine_detail::EngineLimits limits;
   limits.max_expanded = expansions;
   limits.gap = options.gap;
-  limits.max_permute_targets = kSearchPermuteTargets;
-  auto found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, seeds, limits);
+  // The capped step set is for the default budget's speed; a budget the caller sets
+  // searches the optimal search's step set, so its gap is proved against the optimum.
+  limits.max_permute_targets =
+      options.max_expanded ? engine_detail::EngineLimits{}.max_permute_targets : kSearchPermuteTargets;
+  limits.require_seed = true;
+  // The bounded search from the cheapest valid plan of `from`: the plain pass, then,
+  // where it ends at its budget without proving its plan within the gap, the deep pass
+  // from that plan. No plan when none of `from` is valid.
+  auto bounded = [&](const std::vector<Plan>& from) -> Result<engine_detail::EngineResult> {
+    auto plain = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, from, limits);
+    if (!plain || !plain->plan || plain->stopped.empty() || expansions <= 0) return plain;
+    engine_detail::EngineLimits deep_limits = limits;
+    deep_limits.bound_weight = kDeepPassBoundWeight;
+    return engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*plain->plan}, deep_limits);
+  };
+  auto found = bounded(seeds);
   if (!found) return found.error();
-  // Its step set is capped: a search that ends without a plan has not shown there is none.
-  if (!found->plan && found->stopped.empty()) found->stopped = "the step set was capped";
+  if (found->plan) return std::move(*found->plan);
   // The fallbacks look for any plan without fused all_to_alls or all_gathers
   // (engine.hpp), from the upper bound of the seeds built again with the balanced
   // builder backtracking (a superset of the plain seeds), then offer the plan found as
   // the one seed of an unexpanded run, which fuses its all_to_alls and all_gathers where
-  // the model prices that lower.
-  limits.max_expanded = std::max(expansions, kFallbackExpansions);
-  limits.fused_steps = false;
-  limits.max_permute_targets = engine_detail::EngineLimits{}.max_permute_targets;
-  limits.bound_weight = kFallbackBoundWeight;
-  limits.gap = 0;
-  const bool fallback = !found->plan;
+  // the model prices that lower; the bounded search then improves on that plan as on a
+  // seed.
+  engine_detail::EngineLimits fallback = limits;
+  fallback.max_expanded = std::max(expansions, kFallbackExpansions);
+  fallback.fused_steps = false;
+  fallback.max_permute_targets = engine_detail::EngineLimits{}.max_permute_targets;
+  fallback.bound_weight = kFallbackBoundWeight;
+  fallback.gap = 0;
+  fallback.require_seed = false;
   std::vector<Plan> backtracked;
-  if (fallback && !reducing)
-    backtracked = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst, true);
+  if (!reducing) backtracked = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst, true);
   const std::vector<Plan>& fallback_seeds = backtracked.empty() ? seeds : backtracked;
-  if (!found->plan && !found->stopped.empty()) {
-    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, fallback_seeds, limits);
-    if (!found) return found.error();
-  }
+  found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, fallback_seeds, fallback);
+  if (!found) return found.error();
   if (!found->plan) {
     // No plan slices first (rare: a device-order change on a fully used mesh); one that
     // slices later is correct and within the bound, but G3a does not hold for it.
-    limits.slice_after_receive = true;
-    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, fallback_seeds, limits);
+    fallback.slice_after_receive = true;
+    found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, fallback_seeds, fallback);
     if (!found) return found.error();
   }
-  if (fallback && found->plan) {
-    limits.max_expanded = 0;
-    auto fused = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*found->plan}, limits);
+  if (found->plan) {
+    fallback.max_expanded = 0;
+    auto fused = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*found->plan}, fallback);
     if (!fused) return fused.error();
     if (fused->plan) found = std::move(fused);
+    // (A plan that slices after received data is no seed of the bounded search.)
+    auto searched = bounded({*found->plan});
+    if (!searched) return searched.error();
+    if (searched->plan) found = std::move(searched);
   }
   if (!found->plan)
     if (auto e = synth_detail::padding_error(src, dst, bound)) return *e;

@@ -141,6 +141,35 @@ TEST(SearchGap, TheDefaultCallSearchesOnlyAcrossTwoLinkSpeeds) {
   }
 }
 
+// {x:16, y:4, z:2}, x inter-node: bf16[8, {x}384, {y:(2)2}512, 32] ->
+// bf16[8, {y:(1)2}384, {x}512, {y:(2)2}32]. The optimal plan (42.73 us) is a chain of
+// three all_to_alls (y:(2)2 out of dim 2, then x into it, then y:(1)2 into dim 1) and
+// a gather; the cheapest seed permutes over x, 106.03 us. A plain A* pass of the default
+// budget ends without reaching the chain; the deep pass (weighted, from the plain pass's
+// plan) finds a plan within 2% of it.
+TEST(SearchGap, TheDeepPassReachesPlansThePlainPassDoesNot) {
+  const Mesh mesh = parse_mesh("{x:16, y:4, z:2}").value();
+  const DistType src = parse_type("bf16[8, {x}384, {y:(2)2}512, 32]", mesh).value();
+  const DistType dst = parse_type("bf16[8, {y:(1)2}384, {x}512, {y:(2)2}32]", mesh).value();
+  const CostModel model = parse_cost_model("x = inter\n").value();
+  const double optimal_us = 42.7341;
+  const auto plain = search(model, mesh, src, dst, SynthOptions{}.gap, SynthOptions::kDefaultSearch);
+  ASSERT_TRUE(plain.plan.has_value());
+  EXPECT_FALSE(plain.stopped.empty());
+  EXPECT_GT(plain.time_us, 2 * optimal_us);
+  SynthOptions options;
+  options.cost_model = &model;
+  auto by_default = synthesize(mesh, src, dst, options);
+  ASSERT_TRUE(by_default.ok()) << by_default.error().to_string();
+  const double default_us = plan_cost(model, *by_default)->time_us;
+  EXPECT_LT(default_us, 1.02 * optimal_us);
+  OptimalOptions exact;
+  auto best = optimal_plan(model, mesh, src, mesh, dst, exact);
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  EXPECT_NEAR(best->time_us, optimal_us, 1e-3);
+  EXPECT_LE(best->time_us, default_us * (1 + 1e-9));
+}
+
 /// A model marking the first axis of `mesh` inter-node, each other one with probability
 /// one half (seeds miss the optimal plan most often across link classes).
 CostModel random_model(const Mesh& mesh) {
