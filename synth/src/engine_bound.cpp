@@ -28,7 +28,10 @@
 // dim never makes it a prefix), the permute may fix all. So after the permute such dims
 // need half their number of collectives, rounded up (all of it without fused steps);
 // before it, at least one step remains, unless the device order changes: then the
-// permute may move nothing and cost nothing. A collective that takes a factor of a slow-class
+// permute may move nothing and cost nothing. Before it, a state with more tiles than the
+// target must grow, which only an all_gather does (after it no slice may run): where no
+// gather after slices reaches the target (a dim whose tiling and the target's first
+// differ in where a factor starts), two steps remain. A collective that takes a factor of a slow-class
 // axis out runs at the slow class; so after the permute the dims with such a factor to
 // leave need half their number of slow collectives, rounded up.
 //
@@ -64,6 +67,23 @@ std::size_t first_to_leave(const Factors& have, const Factors& want) {
   return have.size();
 }
 
+/// False when no all_slices and one all_gather after them turn `have` into `want`:
+/// where they first differ, their factors start at different places (axis or major
+/// part). Where they start at the same place a slice may extend the held factor along
+/// its axis and the gather cut it elsewhere ({y:(1)3} -> {y} -> {y:(1)2} on y:6).
+bool one_gather_may_reach(const Factors& have, const Factors& want) {
+  for (std::size_t i = 0; i < std::min(have.size(), want.size()); ++i)
+    if (have[i] != want[i]) return have[i].axis == want[i].axis && have[i].pre == want[i].pre;
+  return true;
+}
+
+/// The tiles of `s` over all dims.
+int64_t tile_count(const State& s) {
+  int64_t tiles = 1;
+  for (const auto& d : s.dims) tiles *= product(d);
+  return tiles;
+}
+
 /// Communicating steps still needed by the count argument, and how many of them run at
 /// the slow class.
 struct Count {
@@ -90,7 +110,17 @@ Count count_bound(const Frame& frame, const State& s) {
   }
   // Before the permute, it may fix every dim, at any class; with a change of device
   // order it may also move nothing (same_blocks.hpp), and cost nothing.
-  if (!s.permuted) return {frame.mesh_change ? 0 : std::min(bad, 1), 0};
+  if (!s.permuted) {
+    if (frame.mesh_change || bad == 0) return {};
+    // Fewer tiles in the target: the shard must grow, which only an all_gather does, and
+    // no all_slice may follow it. One step then suffices only where all_slices and one
+    // gather may reach the target.
+    if (frame.padded || tile_count(frame.target) >= tile_count(s)) return {1, 0};
+    for (std::size_t d = 0; d < s.dims.size(); ++d)
+      if (!one_gather_may_reach(s.dims[d], frame.target.dims[d]))
+        return {2, 0};
+    return {1, 0};
+  }
   if (!frame.fused_steps) return {bad, bad_slow};
   return {(bad + 1) / 2, (bad_slow + 1) / 2};
 }
