@@ -6,7 +6,8 @@
 // admissible lower bound (engine_bound.cpp). It is seeded with constructive plans: the
 // cheapest valid one is the upper bound, so states that cannot beat it are never
 // queued, and once the queue's least estimate reaches it the seed is proved optimal.
-// synthesize() runs it with a small budget and keeps the best plan found in it;
+// synthesize() runs it with a small budget, in two passes (plain, then weighted towards
+// the target where the first cannot prove its plan), and keeps the best plan found;
 // optimal_plan() runs it to the end (or a cap, or a deadline).
 
 #include <chrono>
@@ -47,7 +48,7 @@ struct EngineLimits {
   bool fused_steps = true;
   /// Permute edges offered per state before the permute, besides the seed's own (the
   /// step set's cap: docs/synthesis.md). optimal_plan() offers 96; synthesize()'s
-  /// bounded search fewer (synthesize.cpp, kSearchPermuteTargets).
+  /// default budget fewer (synthesize.cpp, kSearchPermuteTargets).
   std::size_t max_permute_targets = 96;
   /// The queue's order: cost + bound_weight x lower bound. Above 1 (weighted A*) the
   /// search runs deeper towards the target and finds plans sooner, but proves nothing

@@ -8,7 +8,8 @@
 // intermediate with the current per-dim tile counts whose dims each keep their factors
 // or start with a prefix of the target's followed by up to three more factors, or to
 // the intermediate the seed plan permutes to. Seeded with the constructive plans
-// synthesize() starts from, so it never returns a plan dearer than the default one.
+// synthesize() starts from (its fallback's included), so it never returns a plan dearer
+// than the default one.
 
 #include <cstdint>
 #include <functional>
