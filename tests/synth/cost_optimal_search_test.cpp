@@ -16,6 +16,13 @@
 namespace redist::testing {
 namespace {
 
+/// Returns the default cost model with mesh axis `x` inter-node.
+CostModel x_inter_node() {
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  return model;
+}
+
 /// True when `a` is not above `b` beyond rounding.
 bool at_most(double a, double b) { return a <= b + 1e-9 * std::max(1.0, b); }
 
@@ -138,8 +145,7 @@ TEST(OptimalSearch, ALargerBudgetNeverCostsMore) {
 /// Returns optimal_plan() from `src` to `dst` on `mesh` with x inter-node, capped at
 /// 20,000 expansions as in the comparison harness.
 Result<OptimalPlan> optimal_with_slow_x(const Mesh& mesh, const char* src, const char* dst) {
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter_node();
   OptimalOptions options;
   options.max_expanded = 20'000;
   return optimal_plan(model, mesh, type_of(src, mesh), mesh, type_of(dst, mesh), options);
@@ -179,8 +185,7 @@ TEST(OptimalSearch, TheCountBoundLetsOneFusedStepFixTwoDims) {
   // takes both. A bound charging a latency per such dim pruned this plan and proved a
   // dearer one (8.07168 us, the harness's random245).
   const Mesh mesh = mesh_of("{x:16, y:4, z:4, w:2}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter_node();
   const DistType src = type_of("bf16[2, {w,x:(2)8,y}192, {z}128]", mesh);
   const DistType dst = type_of("bf16[{z:(1)2}2, 192, {x,w}128]", mesh);
   auto fused = parse_plan(
@@ -224,8 +229,7 @@ TEST(OptimalSearch, FusesAllToAllsWhereTheModelPricesItLower) {
   // x inter-node: the fused exchange runs every byte at the slow link's rate, the
   // sequence only the x half; both planners keep two all_to_alls.
   const Mesh big = mesh_of("{x:2, y:8}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter_node();
   const DistType s2 = type_of("f32[{x}2048, {y}2048, 64]", big), d2 = type_of("f32[2048, 2048, {x,y}64]", big);
   auto split = optimal_plan(model, big, s2, big, d2);
   ASSERT_TRUE(split.ok()) << split.error().to_string();
@@ -261,8 +265,7 @@ TEST(OptimalSearch, FusesAllGathersWhereTheModelPricesItLower) {
   // sequence only the x half (after y's gather on the fast link); both planners keep
   // two all_gathers.
   const Mesh big = mesh_of("{x:2, y:8}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter_node();
   const DistType s2 = type_of("f32[{x}2048, {y}2048]", big), d2 = type_of("f32[2048, 2048]", big);
   auto split = optimal_plan(model, big, s2, big, d2);
   ASSERT_TRUE(split.ok()) << split.error().to_string();
@@ -284,8 +287,7 @@ TEST(OptimalSearch, TheDefaultFallbackFindsAPlanWithoutFusedSuccessors) {
   // No seed of this case is valid; offering fused pairs to the fallback search made it
   // stop at 20,000 expansions without a plan (random178 of the seed-13013 harness run).
   const Mesh m = mesh_of("{x:4, y:3, z:2, w:16}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter_node();
   SynthOptions options;
   options.cost_model = &model;
   auto plan = synthesize(m, type_of("f32[{x,y}768, {w}1536, {z}48]", m), type_of("f32[{w}768, {y,z}1536, 48]", m),
@@ -301,8 +303,7 @@ TEST(OptimalSearch, StartsFromEverySeedTheDefaultCallMayStartFrom) {
   // all_to_all and a gather. Seeded without it, the optimal search "proved" a plan of
   // five steps, 4.12 us, dearer than the default one.
   const Mesh m = mesh_of("{x:4, y:16, z:6, w:4, u:2}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter_node();
   const DistType src = type_of("f32[{w:(1)2}8, 1, {z:(1)2,z:(2)3,y,w:(2)2}576, {u}36]", m);
   const DistType dst = type_of("f32[8, 1, {w}576, {z,u}36]", m);
   auto best = optimal_plan(model, m, src, m, dst);
