@@ -115,9 +115,20 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   auto found = bounded(seeds);
   if (!found) return found.error();
   if (found->plan) return std::move(*found->plan);
+  // No seed is valid. The seeds are built again with the balanced builder backtracking
+  // (a superset of the plain seeds), and the plain pass runs from them, with or without
+  // a valid one, with the fused steps the fallbacks leave out (some pairs' only plans
+  // that slice first need them)...
+  std::vector<Plan> backtracked;
+  if (!reducing) backtracked = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst, true);
+  const std::vector<Plan>& fallback_seeds = backtracked.empty() ? seeds : backtracked;
+  engine_detail::EngineLimits unseeded_limits = limits;
+  unseeded_limits.require_seed = false;
+  auto unseeded =
+      engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, fallback_seeds, unseeded_limits);
+  if (!unseeded) return unseeded.error();
   // The fallbacks look for any plan without fused all_to_alls or all_gathers
-  // (engine.hpp), from the upper bound of the seeds built again with the balanced
-  // builder backtracking (a superset of the plain seeds), then offer the plan found as
+  // (engine.hpp), from the upper bound of those seeds, then offer the plan found as
   // the one seed of an unexpanded run, which fuses its all_to_alls and all_gathers where
   // the model prices that lower; the bounded search then improves on that plan as on a
   // seed.
@@ -128,9 +139,6 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   fallback.bound_weight = kFallbackBoundWeight;
   fallback.gap = 0;
   fallback.require_seed = false;
-  std::vector<Plan> backtracked;
-  if (!reducing) backtracked = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst, true);
-  const std::vector<Plan>& fallback_seeds = backtracked.empty() ? seeds : backtracked;
   found = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, fallback_seeds, fallback);
   if (!found) return found.error();
   if (!found->plan) {
@@ -145,7 +153,15 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
     auto fused = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*found->plan}, fallback);
     if (!fused) return fused.error();
     if (fused->plan) found = std::move(fused);
-    // (A plan that slices after received data is no seed of the bounded search.)
+  }
+  // ...whose plan is taken where cheaper, or where the fallbacks' slices after received
+  // data (G3a holds only for plans that slice first).
+  if (unseeded->plan && (!found->plan || !engine_detail::slices_first(*found->plan) ||
+                         unseeded->time_us < found->time_us))
+    found = std::move(unseeded);
+  if (found->plan) {
+    // Where no plan slices first, the bounded search too looks among those that do not.
+    limits.slice_after_receive = !engine_detail::slices_first(*found->plan);
     auto searched = bounded({*found->plan});
     if (!searched) return searched.error();
     if (searched->plan) found = std::move(searched);
