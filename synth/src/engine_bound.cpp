@@ -43,6 +43,7 @@
 #include <limits>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "engine_moves.hpp"
 
@@ -170,13 +171,20 @@ std::optional<DimLack> dim_lack(int64_t global, const Factors& have, const Facto
   return DimLack{global / needed, clash ? 0 : global / fixed};
 }
 
+/// Where worst_lack() places what a device holds by position and where by size alone.
+struct Nesting {
+  std::vector<std::size_t> loose;  // dims whose tilings do not nest (by size)
+  double held = 1;                 // the held elements of the other dims, multiplied
+};
+
 /// Elements of the target block of the worst device, or group of devices sharing the
 /// digits of the factors on axes `fixes` accepts: (needed, held of them). Per dim,
 /// dim_lack() where `by_position` and the tilings nest; else by size alone, each tiling
 /// counted by its accepted factors (held at most the smaller of needed and the held
 /// block, padded blocks rounded up).
 template <class Fixes>
-std::pair<double, double> worst_lack(const Frame& frame, const State& s, Fixes fixes, bool by_position) {
+std::pair<double, double> worst_lack(const Frame& frame, const State& s, Fixes fixes, bool by_position,
+                                     Nesting* nesting = nullptr) {
   auto tiles = [&](const Factors& factors) {
     int64_t p = 1;
     for (const auto& f : factors)
@@ -188,6 +196,10 @@ std::pair<double, double> worst_lack(const Frame& frame, const State& s, Fixes f
     const int64_t global = frame.globals[d];
     std::optional<DimLack> lack;
     if (by_position) lack = dim_lack(global, s.dims[d], frame.target.dims[d], fixes);
+    if (nesting) {
+      if (lack) nesting->held *= static_cast<double>(lack->held);
+      else nesting->loose.push_back(d);
+    }
     if (!lack) {
       const int64_t wanted = global / tiles(frame.target.dims[d]), have = tiles(s.dims[d]);
       lack = DimLack{wanted, std::min(wanted, (global + have - 1) / have)};
@@ -258,19 +270,14 @@ double least_device_overlap(const Frame& frame, const State& s, const std::vecto
 /// The elements of its target block that the worst device lacks under `s`, D of the
 /// argument above: worst_lack() over every axis, where the tilings of some dims do not
 /// nest refined by least_device_overlap() in those dims (the nesting dims' overlap is
-/// the same on every device).
+/// the same on every device, or none on some).
 double device_lack(const Frame& frame, const State& s) {
   const bool by_position = !frame.mesh_change || s.permuted;
-  const auto [need, held] = worst_lack(frame, s, [](int) { return true; }, by_position);
-  if (!by_position || held == 0) return need > held ? need - held : 0;
-  std::vector<std::size_t> loose;  // dims whose tilings do not nest
-  double nested = 1;               // the overlap in the other dims
-  for (std::size_t d = 0; d < s.dims.size(); ++d) {
-    const auto lack = dim_lack(frame.globals[d], s.dims[d], frame.target.dims[d], [](int) { return true; });
-    if (lack) nested *= static_cast<double>(lack->held);
-    else loose.push_back(d);
-  }
-  const double overlap = loose.empty() ? held : std::min(held, nested * least_device_overlap(frame, s, loose));
+  Nesting nesting;
+  const auto [need, held] = worst_lack(frame, s, [](int) { return true; }, by_position, &nesting);
+  const double overlap = !by_position || held == 0 || nesting.loose.empty()
+                             ? held
+                             : std::min(held, nesting.held * least_device_overlap(frame, s, nesting.loose));
   return need > overlap ? need - overlap : 0;
 }
 

@@ -161,6 +161,7 @@ TEST(SearchGap, TheDeepPassReachesPlansThePlainPassDoesNot) {
   options.cost_model = &model;
   auto by_default = synthesize(mesh, src, dst, options);
   ASSERT_TRUE(by_default.ok()) << by_default.error().to_string();
+  EXPECT_EQ(optimal_problem(*by_default, mesh, src, mesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");
   const double default_us = plan_cost(model, *by_default)->time_us;
   EXPECT_LT(default_us, 1.1 * optimal_us);
   OptimalOptions exact;
