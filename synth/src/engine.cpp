@@ -455,6 +455,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
     }
     const auto at = static_cast<std::size_t>(top.node);
     if (top.cost > nodes[at].cost) continue;  // a cheaper path reached it since
+    if (limits.bound_weight == 1.0) result.least_us = top.priority;  // the least estimate left
     if (result.expanded >= limits.max_expanded) {
       result.stopped = fmt::format("the search stopped after expanding {} states", limits.max_expanded);
       break;
@@ -537,6 +538,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   }
   result.generated = static_cast<int64_t>(nodes.size());
   result.proved = result.stopped.empty();
+  if (result.proved) result.least_us = 0;
   if (goal >= 0) {
     Plan plan{src_mesh, src, steps_to(frame, nodes, goal), dst};
     auto cost = plan_cost(model, plan);

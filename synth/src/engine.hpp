@@ -71,6 +71,11 @@ struct EngineResult {
   bool proved = false;       // no plan in the step set costs less than time_us / (1 + gap)
                              // (or, without a plan: none exists)
   std::string stopped;       // why the search stopped before finishing, empty when it finished
+  /// Where the search stopped early under the plain order (bound_weight 1): the least
+  /// estimate (cost + lower bound) it left unexpanded, a lower bound on the least cost of
+  /// any plan (within the gap: states it ruled out cost at least time_us / (1 + gap)).
+  /// 0 otherwise.
+  double least_us = 0;
   int64_t expanded = 0;
   int64_t generated = 0;
 };

@@ -31,21 +31,18 @@ constexpr double kFallbackBoundWeight = 2.0;
 /// the plain pass does not reach in its budget (docs/synthesis.md; measured in
 /// docs/results.md).
 constexpr double kDeepPassBoundWeight = 2.0;
+/// Where the plain pass ends without proving its plan within this factor of the least
+/// modeled time, the deep pass has kDeepPassScale times the budget: such plans are the
+/// ones far from the optimum (on the random suite, every default plan above 1.5x the
+/// optimum had been left unproved within it), and the deep pass finds their cheaper
+/// plans at four to ten times the budget (docs/results.md "A deeper pass where the plan
+/// is far from proved").
+constexpr double kDeepPassFactor = 1.5;
+constexpr int64_t kDeepPassScale = 10;
 /// Permute targets a state of the default budget's search is offered (EngineLimits): on the
 /// random suite, 16 keep the plans of 96 (p90 1.047 against the optimal) at half the
 /// 90th-percentile call time; 8 lose a little (1.067).
 constexpr std::size_t kSearchPermuteTargets = 16;
-
-/// Returns true when `model` prices some axis of `mesh` (of size 2 or more) at another
-/// link speed than another axis: then the seeds, built without a model, are least often
-/// the cheapest plan, and synthesize() searches by default.
-bool two_link_speeds(const CostModel& model, const Mesh& mesh) {
-  if (model.intra == model.inter) return false;
-  bool intra = false, inter = false;
-  for (const auto& axis : mesh.axes())
-    if (axis.size >= 2) (model.class_of(axis.name) == LinkClass::inter ? inter : intra) = true;
-  return intra && inter;
-}
 
 }  // namespace
 
@@ -92,8 +89,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   if (auto s = validate(model, src_mesh); !s) return s.error();
   const auto seeds = reducing ? synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst)
                               : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst);
-  const int64_t expansions =
-      options.max_expanded.value_or(two_link_speeds(model, src_mesh) ? SynthOptions::kDefaultSearch : 0);
+  const int64_t expansions = options.max_expanded.value_or(SynthOptions::kDefaultSearch);
   engine_detail::EngineLimits limits;
   limits.max_expanded = expansions;
   limits.gap = options.gap;
@@ -104,12 +100,15 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   limits.require_seed = true;
   // The bounded search from the cheapest valid plan of `from`: the plain pass, then,
   // where it ends at its budget without proving its plan within the gap, the deep pass
-  // from that plan. No plan when none of `from` is valid.
+  // from that plan, longer where the plan is far from proved. No plan when none of
+  // `from` is valid.
   auto bounded = [&](const std::vector<Plan>& from) -> Result<engine_detail::EngineResult> {
     auto plain = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, from, limits);
     if (!plain || !plain->plan || plain->stopped.empty() || expansions <= 0) return plain;
     engine_detail::EngineLimits deep_limits = limits;
     deep_limits.bound_weight = kDeepPassBoundWeight;
+    if (plain->time_us > kDeepPassFactor * plain->least_us)
+      deep_limits.max_expanded = expansions > INT64_MAX / kDeepPassScale ? INT64_MAX : expansions * kDeepPassScale;
     return engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*plain->plan}, deep_limits);
   };
   auto found = bounded(seeds);
