@@ -96,7 +96,7 @@ int run(const Args& args) {
           << " s; random suite seed " << args.seed << ", default synthesis expanding up to "
           << (args.default_expanded ? std::to_string(*args.default_expanded)
                                     : "its default (" + std::to_string(SynthOptions::kDefaultSearch) +
-                                          ")")
+                                          " across two link speeds, else 0)")
           << " states (gap " << args.default_gap << "), optimal search capped at " << args.max_expanded
           << " expanded states; random meshes' first " << args.random_inter_axes
           << " axis inter-node (25 GB/s, 5 us), others intra-node (300 GB/s, 1 us)\n";

@@ -79,8 +79,8 @@ void report(benchmark::State& state, const std::string& name, std::vector<double
 
 // Each iteration times the default call and, right after it on the same pair, a call
 // without a search (`no_search_` counters): the two side by side, alternating. Arg 0:
-// the default model (one link speed); arg 1: axis x inter-node. The default call
-// searches under both (SynthOptions::max_expanded).
+// the default model (one link speed: the default call does not search either); arg 1:
+// axis x inter-node, where the default call searches (SynthOptions::max_expanded).
 void BM_SynthesizeRank4(benchmark::State& state) {
   const auto pairs = random_pairs(256);
   CostModel inter_x;

@@ -100,9 +100,10 @@ def plan(
     lets "synthesize" expand up to that many states from its constructive plans for a
     cheaper one, and as many again deeper towards the target where it cannot prove its
     plan within 10% of the optimal one, ten times as many where it cannot prove it within
-    1.5x (default None: 100, which brings the plan within 5% of the optimal one on 93% of
-    docs/results.md's random cases; 0: the cheapest constructive plan). Raises ValueError
-    on bad input, UnsupportedError outside the
+    1.5x (default None: 100 where `cost_model` gives the mesh's axes two link speeds,
+    which brings the plan within 5% of the optimal one on 93% of docs/results.md's random
+    cases, else 0: the cheapest constructive plan, which over one link speed already is).
+    Raises ValueError on bad input, UnsupportedError outside the
     scope, NoPlanError when nothing fits the budget.
     """
     m = _mesh(mesh)

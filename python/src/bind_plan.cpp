@@ -264,7 +264,8 @@ void bind_plan(nb::module_& m) {
         nb::arg("cost_model") = nb::none(), nb::arg("max_expanded") = nb::none(),
         nb::call_guard<gil_scoped_release>(),
         "The default synthesis (docs/synthesis.md), plans ranked by `cost_model` (default: "
-        "CostModel.bytes()), searching up to `max_expanded` states from its seeds (None: 100), GIL released.");
+        "CostModel.bytes()), searching up to `max_expanded` states from its seeds (None: 100 where the model "
+        "gives the mesh's axes two link speeds, else 0), GIL released.");
   m.def("optimal_plan",
         [](const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
            std::optional<uint64_t> budget, const std::optional<CostModel>& model, int64_t max_expanded,

@@ -44,6 +44,17 @@ constexpr int64_t kDeepPassScale = 10;
 /// 90th-percentile call time; 8 lose a little (1.067).
 constexpr std::size_t kSearchPermuteTargets = 16;
 
+/// Returns true when `model` prices some axis of `mesh` (of size 2 or more) at another
+/// link speed than another axis: then the seeds, built without a model, are least often
+/// the cheapest plan, and synthesize() searches by default.
+bool two_link_speeds(const CostModel& model, const Mesh& mesh) {
+  if (model.intra == model.inter) return false;
+  bool intra = false, inter = false;
+  for (const auto& axis : mesh.axes())
+    if (axis.size >= 2) (model.class_of(axis.name) == LinkClass::inter ? inter : intra) = true;
+  return intra && inter;
+}
+
 }  // namespace
 
 Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
@@ -89,7 +100,8 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   if (auto s = validate(model, src_mesh); !s) return s.error();
   const auto seeds = reducing ? synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst)
                               : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst);
-  const int64_t expansions = options.max_expanded.value_or(SynthOptions::kDefaultSearch);
+  const int64_t expansions =
+      options.max_expanded.value_or(two_link_speeds(model, src_mesh) ? SynthOptions::kDefaultSearch : 0);
   engine_detail::EngineLimits limits;
   limits.max_expanded = expansions;
   limits.gap = options.gap;

@@ -200,14 +200,12 @@ def test_optimal_and_baselines():
 
 
 def test_search_from_the_seeds_finds_the_optimal_plan():
-    # The seeds slice, exchange x:(1)2 and permute; 100 states of search (the default)
-    # find the one fused exchange over x that the optimal search proves least
-    # (docs/synthesis.md).
+    # The seeds slice, exchange x:(1)2 and permute; 100 states of search find the one
+    # fused exchange over x that the optimal search proves least (docs/synthesis.md).
     args = ("{x:16}", "f32[44, {x:(1)2}44, 176]", "f32[44, 44, {x}176]")
-    seed = redist.plan(*args, search=0)
+    seed = redist.plan(*args)
     searched = redist.plan(*args, search=100)
     best = redist.optimal(*args)
-    assert redist.plan(*args) == searched
     assert [s.kind for s in seed.steps] == ["all_slice", "all_to_all", "collective_permute"]
     assert [s.kind for s in searched.steps] == ["all_slice", "all_slice", "all_to_all"]
     assert searched.cost().time_us == pytest.approx(1 + 15 / 16 * 85184 / 300e3)

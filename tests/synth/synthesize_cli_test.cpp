@@ -260,14 +260,12 @@ TEST(PlanCommand, DefaultAndOptimalPermuteFirstUnderTheCostModel) {
 }
 
 // The constructive plans slice, exchange x:(1)2 and permute (the permute sends the whole
-// buffer); a search of 100 states from them (the default, or --search 100) finds one
-// fused all_to_all over the whole of x after two slices, the optimal plan. --search 0
-// keeps the seed.
+// buffer); a search of 100 states from them finds one fused all_to_all over the whole
+// of x after two slices, the optimal plan. Without it the default plan stays the seed.
 TEST(PlanCommand, SearchFindsACheaperPlanThanTheSeeds) {
   const std::string pair = "--mesh '{x:16}' 'f32[44, {x:(1)2}44, 176]' 'f32[44, 44, {x}176]'";
-  const auto seed = plan_json(pair + " --search 0");
+  const auto seed = plan_json(pair);
   const auto searched = plan_json(pair + " --search 100");
-  EXPECT_EQ(plan_json(pair).steps, searched.steps);
   const auto optimal = plan_json(pair + " --optimal");
   EXPECT_EQ(seed.steps, (std::vector<std::string>{"all_slice(dim=2, axes={x:(2)8})",
                                                   "all_to_all(src=1, dst=2, axes={x:(1)2})",
