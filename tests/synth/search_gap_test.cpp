@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "redist/plan/plan_text.hpp"
@@ -44,6 +45,32 @@ engine_detail::EngineResult search(const CostModel& model, const Mesh& mesh, con
     return {};
   }
   return std::move(*found);
+}
+
+/// Returns the modeled time of the default call's plan for `src` -> `dst` on `mesh` under
+/// `model`, after checking the plan is correct within the default bound (a test failure
+/// and infinity where the pair is refused).
+double default_plan_us(const CostModel& model, const Mesh& mesh, const DistType& src, const DistType& dst) {
+  SynthOptions options;
+  options.cost_model = &model;
+  auto plan = synthesize(mesh, src, dst, options);
+  if (!plan.ok()) {
+    ADD_FAILURE() << plan.error().to_string();
+    return INFINITY;
+  }
+  EXPECT_EQ(optimal_problem(*plan, mesh, src, mesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");
+  return plan_cost(model, *plan)->time_us;
+}
+
+/// Returns the optimal plan's modeled time for `src` -> `dst` on `mesh` under `model` (a
+/// test failure and 0 where the search fails).
+double optimal_us_of(const CostModel& model, const Mesh& mesh, const DistType& src, const DistType& dst) {
+  auto best = optimal_plan(model, mesh, src, mesh, dst, OptimalOptions{});
+  if (!best.ok()) {
+    ADD_FAILURE() << best.error().to_string();
+    return 0;
+  }
+  return best->time_us;
 }
 
 // A gather over one axis: the seed costs exactly the source's lower bound (one latency,
@@ -157,18 +184,11 @@ TEST(SearchGap, TheDeepPassReachesPlansThePlainPassDoesNot) {
   ASSERT_TRUE(plain.plan.has_value());
   EXPECT_FALSE(plain.stopped.empty());
   EXPECT_GT(plain.time_us, 2 * optimal_us);
-  SynthOptions options;
-  options.cost_model = &model;
-  auto by_default = synthesize(mesh, src, dst, options);
-  ASSERT_TRUE(by_default.ok()) << by_default.error().to_string();
-  EXPECT_EQ(optimal_problem(*by_default, mesh, src, mesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");
-  const double default_us = plan_cost(model, *by_default)->time_us;
+  const double default_us = default_plan_us(model, mesh, src, dst);
   EXPECT_LT(default_us, 1.1 * optimal_us);
-  OptimalOptions exact;
-  auto best = optimal_plan(model, mesh, src, mesh, dst, exact);
-  ASSERT_TRUE(best.ok()) << best.error().to_string();
-  EXPECT_NEAR(best->time_us, optimal_us, 1e-3);
-  EXPECT_LE(best->time_us, default_us * (1 + 1e-9));
+  const double best_us = optimal_us_of(model, mesh, src, dst);
+  EXPECT_NEAR(best_us, optimal_us, 1e-3);
+  EXPECT_LE(best_us, default_us * (1 + 1e-9));
 }
 
 // {x:3, y:16, z:6}, x inter-node: f32[{x}384, {y,z}576] -> f32[{y}384, {x}576]. The
@@ -203,15 +223,8 @@ TEST(SearchGap, TheDeepPassRunsLongerWhereThePlanIsFarFromProved) {
   ASSERT_TRUE(deep.ok() && deep->plan);
   EXPECT_GT(deep->time_us, 1.5 * optimal_us);
   EXPECT_EQ(deep->least_us, 0);  // a weighted order leaves no bound
-  SynthOptions options;
-  options.cost_model = &model;
-  auto by_default = synthesize(mesh, src, dst, options);
-  ASSERT_TRUE(by_default.ok()) << by_default.error().to_string();
-  EXPECT_EQ(optimal_problem(*by_default, mesh, src, mesh, dst, bound), "");
-  EXPECT_NEAR(plan_cost(model, *by_default)->time_us, optimal_us, 1e-4);
-  auto best = optimal_plan(model, mesh, src, mesh, dst, OptimalOptions{});
-  ASSERT_TRUE(best.ok()) << best.error().to_string();
-  EXPECT_NEAR(best->time_us, optimal_us, 1e-4);
+  EXPECT_NEAR(default_plan_us(model, mesh, src, dst), optimal_us, 1e-4);
+  EXPECT_NEAR(optimal_us_of(model, mesh, src, dst), optimal_us, 1e-4);
 }
 
 /// A model marking the first axis of `mesh` inter-node, each other one with probability
