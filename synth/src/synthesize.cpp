@@ -32,11 +32,11 @@ constexpr double kFallbackBoundWeight = 2.0;
 /// docs/results.md).
 constexpr double kDeepPassBoundWeight = 2.0;
 /// Where the plain pass ends without proving its plan within this factor of the least
-/// modeled time, the deep pass has kDeepPassScale times the budget: such plans are the
-/// ones far from the optimum (on the random suite, every default plan above 1.5x the
-/// optimum had been left unproved within it), and the deep pass finds their cheaper
-/// plans at four to ten times the budget (docs/results.md "A deeper pass where the plan
-/// is far from proved").
+/// modeled time, the deep pass has kDeepPassScale times the budget. Every plan above
+/// 1.5x the optimum is among these (the least estimate the plain pass leaves is at most
+/// the optimum), and the deep pass finds the cheaper plans of most of them at four to ten
+/// times the budget (docs/results.md "A deeper pass where the plan is far from proved");
+/// the plans proved within the factor, most calls', cost no more time.
 constexpr double kDeepPassFactor = 1.5;
 constexpr int64_t kDeepPassScale = 10;
 /// Permute targets a state of the default budget's search is offered (EngineLimits): on the
