@@ -24,20 +24,17 @@
 namespace redist::testing {
 namespace {
 
-/// Returns the engine's result from the constructive seeds of `src` -> `dst` on `mesh`
-/// under `model`, expanding up to `expansions` states with the given gap (no plan, and a
+/// Returns the engine's result under `limits` from `from`, or from the constructive seeds
+/// of `src` -> `dst` on `mesh` where `from` is empty, priced by `model` (no plan, and a
 /// test failure, where the pair is refused).
 engine_detail::EngineResult search(const CostModel& model, const Mesh& mesh, const DistType& src, const DistType& dst,
-                                   double gap, int64_t expansions = 100'000) {
+                                   const engine_detail::EngineLimits& limits, const std::vector<Plan>& from = {}) {
   auto problem = synth_detail::make_problem(mesh, src, mesh, dst);
   if (!problem) {
     ADD_FAILURE() << problem.error().to_string();
     return {};
   }
-  const auto seeds = synth_detail::constructive_seeds(*problem, mesh, src, mesh, dst);
-  engine_detail::EngineLimits limits;
-  limits.max_expanded = expansions;
-  limits.gap = gap;
+  const auto seeds = from.empty() ? synth_detail::constructive_seeds(*problem, mesh, src, mesh, dst) : from;
   const BigInt bound = std::max(local_bytes(src), local_bytes(dst));
   auto found = engine_detail::run_engine(model, mesh, src, mesh, dst, bound, seeds, limits);
   if (!found) {
@@ -45,6 +42,16 @@ engine_detail::EngineResult search(const CostModel& model, const Mesh& mesh, con
     return {};
   }
   return std::move(*found);
+}
+
+/// Returns the engine's result from the constructive seeds, expanding up to `expansions`
+/// states with the given gap (the other limits the engine's defaults).
+engine_detail::EngineResult search(const CostModel& model, const Mesh& mesh, const DistType& src, const DistType& dst,
+                                   double gap, int64_t expansions = 100'000) {
+  engine_detail::EngineLimits limits;
+  limits.max_expanded = expansions;
+  limits.gap = gap;
+  return search(model, mesh, src, dst, limits);
 }
 
 /// Returns the modeled time of the default call's plan for `src` -> `dst` on `mesh` under
@@ -203,26 +210,22 @@ TEST(SearchGap, TheDeepPassRunsLongerWhereThePlanIsFarFromProved) {
   const DistType dst = parse_type("f32[{y}384, {x}576]", mesh).value();
   const CostModel model = parse_cost_model("x = inter\n").value();
   const double optimal_us = 7.23168;
-  auto problem = synth_detail::make_problem(mesh, src, mesh, dst);
-  ASSERT_TRUE(problem.ok());
-  engine_detail::EngineLimits limits;  // the default call's plain pass
+  engine_detail::EngineLimits limits;  // the default call's plain pass (16 permute targets)
   limits.max_expanded = SynthOptions::kDefaultSearch;
   limits.gap = SynthOptions{}.gap;
   limits.max_permute_targets = 16;
   limits.require_seed = true;
-  const BigInt bound = std::max(local_bytes(src), local_bytes(dst));
-  auto plain = engine_detail::run_engine(model, mesh, src, mesh, dst, bound,
-                                         synth_detail::constructive_seeds(*problem, mesh, src, mesh, dst), limits);
-  ASSERT_TRUE(plain.ok() && plain->plan);
-  EXPECT_FALSE(plain->stopped.empty());
-  EXPECT_GT(plain->least_us, 0);
-  EXPECT_LE(plain->least_us, optimal_us);
-  EXPECT_GT(plain->time_us, 1.5 * plain->least_us);
+  const auto plain = search(model, mesh, src, dst, limits);
+  ASSERT_TRUE(plain.plan.has_value());
+  EXPECT_FALSE(plain.stopped.empty());
+  EXPECT_GT(plain.least_us, 0);
+  EXPECT_LE(plain.least_us, optimal_us);
+  EXPECT_GT(plain.time_us, 1.5 * plain.least_us);
   limits.bound_weight = 2;  // a deep pass of the plain budget
-  auto deep = engine_detail::run_engine(model, mesh, src, mesh, dst, bound, {*plain->plan}, limits);
-  ASSERT_TRUE(deep.ok() && deep->plan);
-  EXPECT_GT(deep->time_us, 1.5 * optimal_us);
-  EXPECT_EQ(deep->least_us, 0);  // a weighted order leaves no bound
+  const auto deep = search(model, mesh, src, dst, limits, {*plain.plan});
+  ASSERT_TRUE(deep.plan.has_value());
+  EXPECT_GT(deep.time_us, 1.5 * optimal_us);
+  EXPECT_EQ(deep.least_us, 0);  // a weighted order leaves no bound
   EXPECT_NEAR(default_plan_us(model, mesh, src, dst), optimal_us, 1e-4);
   EXPECT_NEAR(optimal_us_of(model, mesh, src, dst), optimal_us, 1e-4);
 }
