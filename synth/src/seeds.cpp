@@ -49,6 +49,10 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
   } else {
     auto direct = direct_plan(problem, primes->a, primes->b);
     const bool enough = direct && !problem.mesh_change && clean_and_short(*direct);
+    // Atoms the exact placement slices only after an exchange, staged on other dims
+    // to arrive in the same (fused) exchange instead.
+    auto staged = direct_plan(problem, primes->a, primes->b, SlicePlacement::staged);
+    if (staged && !(direct && same_steps(*direct, *staged))) candidates.push_back(std::move(*staged));
     if (direct) candidates.push_back(std::move(*direct));
     // XLA's own first choices (baselines.cpp), so the default plan is never dearer than
     // xla_style where that fits the bound and slices first: one permute when the tile

@@ -17,6 +17,12 @@ enum class SlicePlacement {
   /// On top of its target predecessor, or into its target dim when that dim holds
   /// exactly the target's atoms before it; nothing else.
   exact,
+  /// As `exact`, else on top of another dim that holds a prefix of its own target, to
+  /// move on to its target dim in the same exchange as its predecessor (a fused
+  /// all_to_all appends its blocks in order): on `{x:16}`, `f32[44, {x:(1)2}44, 176] ->
+  /// f32[44, 44, {x}176]` slices x:(2)2 onto dim 1 and x:(4)4 onto dim 0, then one
+  /// all_to_all moves both into dim 2, where `exact` slices x:(4)4 after it.
+  staged,
   /// Its target dim first, then on top of its predecessor, then any dim with room.
   target_first,
   /// On top of its predecessor first, then its target dim, then any dim with room.
@@ -46,11 +52,13 @@ struct Ends {
 /// then other free atoms; nullopt when some atom fits nowhere.
 std::optional<Ends> valley_ends(const Frame& frame, const Atomized& atoms, SlicePlacement placement);
 
-/// Direct plan (no permute unless the device order changes): slices placed exactly,
-/// then greedy all_to_alls that each put a block of atoms at its final place, each
-/// atom that could not be placed exactly sliced in as soon as its dim is ready for it
-/// (memory still only shrinks), then gathers of the atoms the target does not use.
-std::optional<Moves> direct_plan(const Problem& problem, const Layout& src, const Layout& dst);
+/// Direct plan (no permute unless the device order changes): slices placed by
+/// `placement` (exact or staged), then greedy all_to_alls that each put a block of atoms
+/// at its final place, each atom that could not be placed sliced in as soon as its dim
+/// is ready for it (memory still only shrinks), then gathers of the atoms the target
+/// does not use.
+std::optional<Moves> direct_plan(const Problem& problem, const Layout& src, const Layout& dst,
+                                 SlicePlacement placement = SlicePlacement::exact);
 
 /// Count-matched plan: slice each dim to the lcm of its source and target tile
 /// counts, one collective_permute to the target plus replicated factors, gathers.

@@ -72,8 +72,9 @@ bool place_next_block(const Frame& frame, const Layout& dst, Layout& at, Moves& 
 
 }  // namespace
 
-std::optional<Moves> direct_plan(const Problem& problem, const Layout& src, const Layout& dst) {
-  SliceIn lo = slice_in(problem.frame, src, dst, SlicePlacement::exact);
+std::optional<Moves> direct_plan(const Problem& problem, const Layout& src, const Layout& dst,
+                                 SlicePlacement placement) {
+  SliceIn lo = slice_in(problem.frame, src, dst, placement);
   Layout at = std::move(lo.at);
   Moves moves = std::move(lo.moves);
   Factors deferred = std::move(lo.unplaced);

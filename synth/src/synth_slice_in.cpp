@@ -30,10 +30,23 @@ SliceIn slice_in(const Frame& frame, const Layout& src, const Layout& dst, Slice
           if (fits(d)) return d;
         return -1;
       };
+      // A dim other than the target's holding a prefix of its own target: the staged
+      // atom leaves it as the block on top, and what stays below is in place.
+      auto staging = [&] {
+        for (int d = 0; d < rank; ++d) {
+          const Factors& have = at.dims[static_cast<std::size_t>(d)];
+          if (d != t && fits(d) && common_prefix(have, dst.dims[static_cast<std::size_t>(d)]) == have.size())
+            return d;
+        }
+        return -1;
+      };
       int chosen = -1;
       switch (placement) {
         case SlicePlacement::exact:
           chosen = fits(pred) ? pred : (exact_target && fits(t) ? t : -1);
+          break;
+        case SlicePlacement::staged:
+          chosen = fits(pred) ? pred : (exact_target && fits(t) ? t : staging());
           break;
         case SlicePlacement::target_first:
           chosen = fits(t) ? t : (fits(pred) ? pred : first_fit());

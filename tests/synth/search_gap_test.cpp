@@ -130,14 +130,13 @@ TEST(SearchGap, ASearchWithAGapLeavesASeedTwiceTheOptimal) {
 }
 
 // The default call's budget (SynthOptions::max_expanded absent): 100 states where the
-// model gives the mesh's axes two link speeds, none under one. On {x:16} the seeds slice,
-// exchange x:(1)2 and permute (the whole buffer); 100 states find one exchange over all
-// of x after two slices. One axis has one speed, whatever its class, and so do two axes
-// of one class: the default call keeps the seed. With w inter-node beside an intra-node
-// x, it searches.
+// model gives the mesh's axes two link speeds, none under one. On {x:2, y:2, z:4} the
+// seeds exchange y, then x and z:(1)2, and gather z:(1)2 (73.78 us under the default
+// model); 100 states find a slice, one permute and a gather (64.91 us). All axes of one
+// class, intra- or inter-node, is one speed: the default call keeps the seed. With x
+// inter-node beside intra-node y and z, it searches (337.3 -> 160.4 us).
 TEST(SearchGap, TheDefaultCallSearchesOnlyAcrossTwoLinkSpeeds) {
   struct Case {
-    const char* mesh;
     const char* config;
     bool searches;
   };
@@ -146,12 +145,12 @@ TEST(SearchGap, TheDefaultCallSearchesOnlyAcrossTwoLinkSpeeds) {
     for (const auto& step : plan.steps) out.push_back(to_string(step));
     return out;
   };
-  for (const Case& c : {Case{"{x:16}", "", false}, Case{"{x:16}", "x = inter\n", false},
-                        Case{"{w:2, x:16}", "w = inter\nx = inter\n", false}, Case{"{w:2, x:16}", "w = inter\n", true}}) {
-    SCOPED_TRACE(fmt::format("{} {}", c.mesh, c.config));
-    const Mesh mesh = parse_mesh(c.mesh).value();
-    const DistType src = parse_type("f32[44, {x:(1)2}44, 176]", mesh).value();
-    const DistType dst = parse_type("f32[44, 44, {x}176]", mesh).value();
+  const Mesh mesh = parse_mesh("{x:2, y:2, z:4}").value();
+  const DistType src = parse_type("bf16[{y}32, 48, 128, {x,z:(1)2}192]", mesh).value();
+  const DistType dst = parse_type("bf16[{x}32, 48, {y}128, 192]", mesh).value();
+  for (const Case& c :
+       {Case{"", false}, Case{"x = inter\ny = inter\nz = inter\n", false}, Case{"x = inter\n", true}}) {
+    SCOPED_TRACE(c.config);
     const CostModel model = parse_cost_model(c.config).value();
     SynthOptions options;
     options.cost_model = &model;
@@ -164,23 +163,25 @@ TEST(SearchGap, TheDefaultCallSearchesOnlyAcrossTwoLinkSpeeds) {
     EXPECT_EQ(steps_of(*by_default), steps_of(c.searches ? *bounded : *unsearched));
     const double seed_us = plan_cost(model, *unsearched)->time_us, bounded_us = plan_cost(model, *bounded)->time_us;
     EXPECT_LT(bounded_us, seed_us * (1 - 1e-9)) << bounded_us << " against " << seed_us;
-    if (mesh.rank() == 1) {
-      EXPECT_EQ(steps_of(*unsearched), (std::vector<std::string>{"all_slice(dim=2, axes={x:(2)8})",
-                                                                 "all_to_all(src=1, dst=2, axes={x:(1)2})",
-                                                                 "collective_permute(to=f32[44, 44, {x}176])"}));
+    EXPECT_EQ(steps_of(*unsearched),
+              (std::vector<std::string>{"all_to_all(src=0, dst=2, axes={y})",
+                                        "all_to_all(src=3, dst=0, axes={x,z:(1)2})",
+                                        "all_gather(dim=0, axes={z:(1)2})"}));
+    if (!c.searches)
       EXPECT_EQ(steps_of(*bounded),
-                (std::vector<std::string>{"all_slice(dim=1, axes={x:(2)2})", "all_slice(dim=0, axes={x:(4)4})",
-                                          "all_to_all(src=1, dst=2, axes={x:(1)4}; src=0, dst=2, axes={x:(4)4})"}));
-    }
+                (std::vector<std::string>{"all_slice(dim=2, axes={z:(2)2})",
+                                          "collective_permute(to=bf16[{x}32, 48, {y}128, {z:(2)2,z:(1)2}192])",
+                                          "all_gather(dim=3, axes={z:(2)2,z:(1)2})"}));
   }
 }
 
 // {x:16, y:4, z:2}, x inter-node: bf16[8, {x}384, {y:(2)2}512, 32] ->
 // bf16[8, {y:(1)2}384, {x}512, {y:(2)2}32]. The optimal plan (42.73 us) is a chain of
 // three all_to_alls (y:(2)2 out of dim 2, then x into it, then y:(1)2 into dim 1) and
-// a gather; the cheapest seed permutes over x, 106.03 us. A plain A* pass of the default
-// budget ends without reaching the chain; the deep pass (weighted, from the plain pass's
-// plan) finds a plan within 10% of it (44.86 us).
+// a gather, all on a shard sliced by the free z too; the cheapest seed (the staged direct
+// plan) runs that chain on a shard twice the size, 71.23 us. A plain A* pass of the
+// default budget ends without reaching the optimal chain; the deep pass (weighted, from
+// the plain pass's plan) finds a plan within 10% of it (44.86 us).
 TEST(SearchGap, TheDeepPassReachesPlansThePlainPassDoesNot) {
   const Mesh mesh = parse_mesh("{x:16, y:4, z:2}").value();
   const DistType src = parse_type("bf16[8, {x}384, {y:(2)2}512, 32]", mesh).value();
@@ -190,7 +191,7 @@ TEST(SearchGap, TheDeepPassReachesPlansThePlainPassDoesNot) {
   const auto plain = search(model, mesh, src, dst, SynthOptions{}.gap, SynthOptions::kDefaultSearch);
   ASSERT_TRUE(plain.plan.has_value());
   EXPECT_FALSE(plain.stopped.empty());
-  EXPECT_GT(plain.time_us, 2 * optimal_us);
+  EXPECT_GT(plain.time_us, 1.5 * optimal_us);
   const double default_us = default_plan_us(model, mesh, src, dst);
   EXPECT_LT(default_us, 1.1 * optimal_us);
   const double best_us = optimal_us_of(model, mesh, src, dst);

@@ -259,25 +259,30 @@ TEST(PlanCommand, DefaultAndOptimalPermuteFirstUnderTheCostModel) {
   EXPECT_EQ(optimal.peak, "15552");
 }
 
-// The constructive plans slice, exchange x:(1)2 and permute (the permute sends the whole
-// buffer); a search of 100 states from them finds one fused all_to_all over the whole
-// of x after two slices, the optimal plan. Without it the default plan stays the seed.
+// The constructive plans exchange y, then x and z:(1)2, and gather z:(1)2; a search of
+// 100 states from them finds a slice of the free z:(2)2, one permute and a gather, the
+// optimal plan. Without it the default plan stays the seed.
 TEST(PlanCommand, SearchFindsACheaperPlanThanTheSeeds) {
-  const std::string pair = "--mesh '{x:16}' 'f32[44, {x:(1)2}44, 176]' 'f32[44, 44, {x}176]'";
+  const std::string pair =
+      "--mesh '{x:2, y:2, z:4}' 'bf16[{y}32, 48, 128, {x,z:(1)2}192]' 'bf16[{x}32, 48, {y}128, 192]'";
   const auto seed = plan_json(pair);
   const auto searched = plan_json(pair + " --search 100");
   const auto optimal = plan_json(pair + " --optimal");
-  EXPECT_EQ(seed.steps, (std::vector<std::string>{"all_slice(dim=2, axes={x:(2)8})",
-                                                  "all_to_all(src=1, dst=2, axes={x:(1)2})",
-                                                  "collective_permute(to=f32[44, 44, {x}176])"}));
+  EXPECT_EQ(seed.steps, (std::vector<std::string>{"all_to_all(src=0, dst=2, axes={y})",
+                                                  "all_to_all(src=3, dst=0, axes={x,z:(1)2})",
+                                                  "all_gather(dim=0, axes={z:(1)2})"}));
   EXPECT_EQ(searched.steps, (std::vector<std::string>{
-                                "all_slice(dim=1, axes={x:(2)2})", "all_slice(dim=0, axes={x:(4)4})",
-                                "all_to_all(src=1, dst=2, axes={x:(1)4}; src=0, dst=2, axes={x:(4)4})"}));
-  // Both slice the 681,472 bytes a device holds to 85,184; the seed's exchange of 2 sends
-  // half of them and its permute all, the fused exchange of 16 sends 15/16 (1 us and
-  // 300 GB/s a collective).
-  EXPECT_NEAR(seed.modeled_time_us, (1 + 0.5 * 85184 / 300e3) + (1 + 85184 / 300e3), 1e-6);
-  EXPECT_NEAR(searched.modeled_time_us, 1 + 15.0 / 16 * 85184 / 300e3, 1e-6);
+                                "all_slice(dim=2, axes={z:(2)2})",
+                                "collective_permute(to=bf16[{x}32, 48, {y}128, {z:(2)2,z:(1)2}192])",
+                                "all_gather(dim=3, axes={z:(2)2,z:(1)2})"}));
+  // A device holds 9,437,184 bytes. The seed's exchanges send half and 3/4 of them and
+  // its gather receives a whole shard; the slice halves the shard, the permute sends all
+  // of it, and the gather receives 3/4 of the target's 18,874,368 (1 us and 300 GB/s a
+  // collective).
+  const double shard = 9437184;
+  EXPECT_NEAR(seed.modeled_time_us,
+              (1 + 0.5 * shard / 300e3) + (1 + 0.75 * shard / 300e3) + (1 + shard / 300e3), 1e-6);
+  EXPECT_NEAR(searched.modeled_time_us, (1 + 0.5 * shard / 300e3) + (1 + 0.75 * 2 * shard / 300e3), 1e-6);
   EXPECT_NEAR(optimal.modeled_time_us, searched.modeled_time_us, 1e-9);
   EXPECT_EQ(run_redist("prove " + pair + " --search 100").exit_code, 0);
   for (const char* bad : {"-1", "1.5", "many"}) {
