@@ -13,7 +13,7 @@
 #include <deque>
 #include <iterator>
 #include <queue>
-#include <unordered_set>
+#include <vector>
 
 #include "engine_moves.hpp"
 #include "gather_order.hpp"
@@ -45,28 +45,62 @@ struct Node {
 /// old and new copies at once, the peak of a large search's memory).
 using Nodes = std::deque<Node>;
 
-/// The index of the nodes by state: a set of node ids hashed and compared by their
-/// states, looked up by a probe (a state and its hash), so each state is held once, in
-/// its node, and hashed once.
-struct Probe {
-  const State* state;
-  std::size_t hash;
+/// The index of the nodes by state: node ids in open-addressed slots with their states'
+/// hashes (linear probing, at most half full), so that each state is held once, in its
+/// node, a lookup mostly reads one slot's cache line, and states are compared only where
+/// the hashes are equal. (A node-based set of ids read a bucket, a list node and the
+/// node's state per probe: a quarter of a large search's time went to those misses.)
+class NodeIndex {
+ public:
+  explicit NodeIndex(const Nodes& nodes) : nodes_(&nodes), slots_(std::size_t{1} << kInitialBits) {}
+
+  // Returns the id of the node holding `state`, whose StateHash is `hash`; -1 when none.
+  int find(const State& state, std::size_t hash) const {
+    for (std::size_t i = home(hash);; i = (i + 1) & mask()) {
+      const Slot& slot = slots_[i];
+      if (slot.id < 0) return -1;
+      if (slot.hash == hash && (*nodes_)[static_cast<std::size_t>(slot.id)].state == state) return slot.id;
+    }
+  }
+
+  // Adds node `id`, whose state (of StateHash `hash`) is not in the index.
+  void insert(int id, std::size_t hash) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    place(Slot{hash, id});
+    ++size_;
+  }
+
+ private:
+  struct Slot {
+    std::size_t hash = 0;
+    int id = -1;
+  };
+  static constexpr int kInitialBits = 6;
+
+  std::size_t mask() const { return slots_.size() - 1; }
+  // Returns the first slot to probe for `hash`: its top bits after a Fibonacci multiply
+  // (StateHash's low bits alone cluster).
+  std::size_t home(std::size_t hash) const {
+    return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ull) >> (64 - bits_));
+  }
+  void place(const Slot& slot) {
+    std::size_t i = home(slot.hash);
+    while (slots_[i].id >= 0) i = (i + 1) & mask();
+    slots_[i] = slot;
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    ++bits_;
+    slots_.assign(std::size_t{1} << bits_, Slot{});
+    for (const Slot& slot : old)
+      if (slot.id >= 0) place(slot);
+  }
+
+  const Nodes* nodes_;
+  int bits_ = kInitialBits;
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
 };
-struct NodeHash {
-  using is_transparent = void;
-  const Nodes* nodes;
-  std::size_t operator()(int id) const { return (*nodes)[static_cast<std::size_t>(id)].hash; }
-  std::size_t operator()(const Probe& p) const { return p.hash; }
-};
-struct NodeEq {
-  using is_transparent = void;
-  const Nodes* nodes;
-  const State& state(int id) const { return (*nodes)[static_cast<std::size_t>(id)].state; }
-  bool operator()(int a, int b) const { return a == b; }
-  bool operator()(const Probe& p, int id) const { return *p.state == state(id); }
-  bool operator()(int id, const Probe& p) const { return state(id) == *p.state; }
-};
-using NodeIndex = std::unordered_set<int, NodeHash, NodeEq>;
 
 struct Entry {
   double priority;  // cost + lower bound (weighted by EngineLimits::bound_weight)
@@ -417,7 +451,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   if (seed) add_hints(*seed, frame);
 
   Nodes nodes;
-  NodeIndex index(64, NodeHash{&nodes}, NodeEq{&nodes});
+  NodeIndex index(nodes);
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
   int64_t order = 0;
   const double slack = 1.0 + limits.gap;  // how far from the least cost a plan may stop
@@ -429,7 +463,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   nodes.push_back(Node{flagged(src, src_mesh, false, false), 0, 0, -1, {}});
   nodes[0].bound = lower_bound_us(frame, nodes[0].state);
   nodes[0].hash = StateHash{}(nodes[0].state);
-  index.insert(0);
+  index.insert(0, nodes[0].hash);
   if (is_goal(nodes[0].state)) {
     best = 0;
     goal = 0;
@@ -506,9 +540,9 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
       // looked up nor bounded.
       if (!cheaper(goal_state ? cost : cost * slack, best)) continue;
       const std::size_t hash = StateHash{}(e.to);
-      const auto it = index.find(Probe{&e.to, hash});
-      const bool fresh = it == index.end();
-      const int id = fresh ? static_cast<int>(nodes.size()) : *it;
+      const int found = index.find(e.to, hash);
+      const bool fresh = found < 0;
+      const int id = fresh ? static_cast<int>(nodes.size()) : found;
       if (fresh) {
         const double bound_us = lower_bound_us(frame, e.to);
         // A state that cannot beat the best plan (by more than the gap) is not kept: the
@@ -516,7 +550,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
         // states a search generates are such; keeping them filled its memory cap).
         if (goal_state ? !cheaper(cost, best) : !cheaper((cost + bound_us) * slack, best)) continue;
         nodes.push_back(Node{std::move(e.to), cost, bound_us, top.node, std::move(e.move), hash});
-        index.insert(id);
+        index.insert(id, hash);
       } else {
         Node& old = nodes[static_cast<std::size_t>(id)];
         if (!cheaper(cost, old.cost)) continue;
