@@ -122,6 +122,7 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
       f.permute_hints.emplace_back(state_of(canonical(src, src_mesh), src_mesh, false),
                                    state_of(canonical(*moved, dst_mesh), dst_mesh, true));
   for (const auto& region : free_regions(f, f.target)) append_sub_factors(region, f.pool);
+  const std::size_t free_in_target = f.pool.size();
   for (int axis = 0; axis < static_cast<int>(f.axis_sizes.size()); ++axis) {
     Factors all;
     append_sub_factors(Factor{axis, 1, f.axis_sizes[static_cast<std::size_t>(axis)]}, all);
@@ -140,6 +141,13 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
   f.slow_latency_us = f.slow_class == LinkClass::intra ? model.intra.latency_us : model.inter.latency_us;
   for (std::size_t a = 0; a < f.axis_sizes.size(); ++a)
     if (f.classes[a] != f.slow_class) f.fast_group_size *= static_cast<double>(f.axis_sizes[a]);
+  // The permute targets pad dims with pool factors in pool order, and a search offers a
+  // state only the first few targets: of the factors the target leaves replicated, those
+  // of fast axes go first, so that what a permute leaves to gather is gathered on fast
+  // links.
+  if (f.slow_class)
+    std::stable_partition(f.pool.begin(), f.pool.begin() + static_cast<std::ptrdiff_t>(free_in_target),
+                          [&](const Factor& x) { return f.classes[static_cast<std::size_t>(x.axis)] != *f.slow_class; });
   return f;
 }
 

@@ -1,0 +1,69 @@
+// The permute edges of the search engine (synth/src/engine_permute.cpp): a state is
+// offered permutes to the target's prefixes padded with factors of the frame's pool, in
+// pool order, up to a cap (16 in the default call). Under two link classes the factors
+// the target leaves replicated, which a later gather brings back, come fast-first.
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "redist/plan/plan_text.hpp"
+#include "redist/synth/cost_model.hpp"
+#include "redist/synth/optimal.hpp"
+#include "redist/synth/synthesize.hpp"
+#include "synth/src/engine_moves.hpp"
+#include "synth/synthesis_checks.hpp"
+#include "synth/test_util.hpp"
+
+namespace redist::testing {
+namespace {
+
+/// The model with x inter-node, the other axes intra-node.
+CostModel x_inter() { return parse_cost_model("x = inter\n").value(); }
+
+constexpr const char* kMesh = "{x:4, y:6, z:2, w:4}";
+constexpr const char* kSrc = "f32[{x,z,y:(2)3}52848]";
+constexpr const char* kDst = "f32[{y:(1)2}52848]";
+
+// Returns the pool of the frame from kSrc to kDst under `model`, as text.
+std::string pool_text(const CostModel& model) {
+  const Mesh mesh = mesh_of(kMesh);
+  const auto frame = engine_detail::make_frame(model, mesh, type_of(kSrc, mesh), mesh, type_of(kDst, mesh), INT64_MAX);
+  std::string out;
+  for (const auto& f : frame.pool) out += fmt::format("{}:({}){} ", mesh.axes()[static_cast<std::size_t>(f.axis)].name, f.pre, f.size);
+  return out;
+}
+
+TEST(EnginePermute, TheReplicatedFactorsOfFastAxesComeFirstInThePool) {
+  // The target tiles y:(1)2 only: x, y:(2)3, z and w are left replicated (first in the
+  // pool, then the other factors of every axis, from y:(1)2). With x inter-node, its factors move behind
+  // the fast ones of that first part; under one class the order is the axes'.
+  EXPECT_EQ(pool_text(CostModel{}).substr(0, 60), "x:(1)2 x:(1)4 x:(2)2 y:(2)3 z:(1)2 w:(1)2 w:(1)4 w:(2)2 y:(1");
+  EXPECT_EQ(pool_text(x_inter()).substr(0, 60), "y:(2)3 z:(1)2 w:(1)2 w:(1)4 w:(2)2 x:(1)2 x:(1)4 x:(2)2 y:(1");
+}
+
+TEST(EnginePermute, ThePermutePadsWithFastFactorsAndTheGatherRunsOnFastLinks) {
+  // Harness case random54 (x inter-node). The factors the permute adds to dim 0 beyond
+  // y:(1)2 are gathered after it: padded with x (the pool's order before), that gather
+  // ran over x, 8.38 us; padded with z, w and y:(2)3 it runs on fast links only, 6.51 us,
+  // the optimal plan.
+  const Mesh mesh = mesh_of(kMesh);
+  const DistType src = type_of(kSrc, mesh), dst = type_of(kDst, mesh);
+  const CostModel model = x_inter();
+  SynthOptions options;
+  options.cost_model = &model;
+  const auto plan = synthesize(mesh, src, dst, options);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  EXPECT_EQ(to_string(*plan),
+            "mesh {x:4, y:6, z:2, w:4}\nsource f32[{x,z,y:(2)3}52848]\nall_slice(dim=0, axes={w:(2)2})\n"
+            "collective_permute(to=f32[{y:(1)2,z,w,y:(2)3}52848])\nall_gather(dim=0, axes={z,w,y:(2)3})\n"
+            "target f32[{y:(1)2}52848]\n");
+  EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");
+  const double time_us = plan_cost(model, *plan)->time_us;
+  EXPECT_NEAR(time_us, 6.5138, 1e-4);
+  auto best = optimal_plan(model, mesh, src, mesh, dst);
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  EXPECT_NEAR(best->time_us, time_us, 1e-9 * time_us);
+}
+
+}  // namespace
+}  // namespace redist::testing
