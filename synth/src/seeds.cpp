@@ -72,6 +72,8 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
     if (!enough) {
       // Slices taking the target's atoms major first, and minor first (where the
       // target keeps them, more devices stay in place across the permute).
+      if (auto coarse = atomize(problem.frame, problem.src, problem.dst, false))
+        if (auto sorted = sorted_plan(problem, coarse->a, coarse->b)) candidates.push_back(std::move(*sorted));
       auto major = matched_plan(problem, &*primes), minor = matched_plan(problem, &*primes, true);
       if (minor && !(major && same_steps(*major, *minor))) candidates.push_back(std::move(*minor));
       if (major) candidates.push_back(std::move(*major));

@@ -60,6 +60,16 @@ std::optional<Ends> valley_ends(const Frame& frame, const Atomized& atoms, Slice
 std::optional<Moves> direct_plan(const Problem& problem, const Layout& src, const Layout& dst,
                                  SlicePlacement placement = SlicePlacement::exact);
 
+/// Sorted plan: atoms the target tiles and the source replicates sliced into their
+/// target dims, then all_to_alls that each move the top block of a dim to its atoms'
+/// target dim (in whatever order it arrives there), then one permute that sorts every
+/// dim into the target's order, then gathers of the atoms the target does not use;
+/// nullopt where an atom that must leave is stuck under one that stays. `{x:4 inter,
+/// y:8, z:6}` `f32[{y}1536, {z}192, 16, {x}32] -> f32[{z,y}1536, {x}192, 16, 32]`: z to
+/// dim 0, x to dim 1, a permute from `{y,z}` to `{z,y}` (on y and z only), 2.3x cheaper
+/// than the balanced plan, whose exchanges of prime atoms leave x for the permute.
+std::optional<Moves> sorted_plan(const Problem& problem, const Layout& src, const Layout& dst);
+
 /// Count-matched plan: slice each dim to the lcm of its source and target tile
 /// counts, one collective_permute to the target plus replicated factors, gathers.
 /// Over `primes` (the problem's prime atoms) when given, else at the factor level;
