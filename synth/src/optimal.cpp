@@ -95,7 +95,9 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
   else if (auto problem = synth_detail::make_problem(src_mesh, src, dst_mesh, dst))
     // With the balanced builder's backtracking (a superset), as synthesize()'s fallback
     // seeds: so the search starts from every plan the default call may start from.
-    seeds = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst, true);
+    seeds = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst,
+                                             {.backtrack = true,
+                                              .two_link_speeds = synth_detail::two_link_speeds(model, src_mesh)});
   engine_detail::EngineLimits limits;
   limits.max_expanded = options.max_expanded;
   limits.max_states = options.max_states;

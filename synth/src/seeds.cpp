@@ -39,8 +39,17 @@ constexpr SlicePlacement kPlacements[] = {SlicePlacement::target_first, SlicePla
 
 }  // namespace
 
+bool two_link_speeds(const CostModel& model, const Mesh& mesh) {
+  if (model.intra == model.inter) return false;
+  bool intra = false, inter = false;
+  for (const auto& axis : mesh.axes())
+    if (axis.size >= 2) (model.class_of(axis.name) == LinkClass::inter ? inter : intra) = true;
+  return intra && inter;
+}
+
 std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mesh, const DistType& src,
-                                     const Mesh& dst_mesh, const DistType& dst, bool backtrack) {
+                                     const Mesh& dst_mesh, const DistType& dst, const SeedOptions& options) {
+  const bool backtrack = options.backtrack;
   std::vector<Moves> candidates;
   if (!problem.mesh_change && problem.src == problem.dst) {
     candidates.emplace_back();
@@ -72,8 +81,9 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
     if (!enough) {
       // Slices taking the target's atoms major first, and minor first (where the
       // target keeps them, more devices stay in place across the permute).
-      if (auto coarse = atomize(problem.frame, problem.src, problem.dst, false))
-        if (auto sorted = sorted_plan(problem, coarse->a, coarse->b)) candidates.push_back(std::move(*sorted));
+      if (options.two_link_speeds)
+        if (auto coarse = atomize(problem.frame, problem.src, problem.dst, false))
+          if (auto sorted = sorted_plan(problem, coarse->a, coarse->b)) candidates.push_back(std::move(*sorted));
       auto major = matched_plan(problem, &*primes), minor = matched_plan(problem, &*primes, true);
       if (minor && !(major && same_steps(*major, *minor))) candidates.push_back(std::move(*minor));
       if (major) candidates.push_back(std::move(*major));
@@ -100,7 +110,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
   // one slice.
   if (auto moved = same_blocks_type(src_mesh, src, dst_mesh))
     if (auto same = make_problem(dst_mesh, *moved, dst_mesh, dst))
-      for (auto& plan : constructive_seeds(*same, dst_mesh, *moved, dst_mesh, dst, backtrack)) {
+      for (auto& plan : constructive_seeds(*same, dst_mesh, *moved, dst_mesh, dst, options)) {
         plan.mesh = src_mesh;
         plan.source = src;
         plan.steps.insert(plan.steps.begin(), staying_permute(*moved, dst_mesh));
@@ -111,7 +121,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
   // a replicated array, then the new order for free.
   if (auto back = same_blocks_type(dst_mesh, dst, src_mesh))
     if (auto same = make_problem(src_mesh, src, src_mesh, *back))
-      for (auto& plan : constructive_seeds(*same, src_mesh, src, src_mesh, *back, backtrack)) {
+      for (auto& plan : constructive_seeds(*same, src_mesh, src, src_mesh, *back, options)) {
         plan.target = dst;
         plan.steps.push_back(staying_permute(dst, dst_mesh));
         add_once(plans, std::move(plan));

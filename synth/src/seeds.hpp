@@ -7,18 +7,35 @@
 #include <vector>
 
 #include "redist/plan/plan.hpp"
+#include "redist/synth/cost_model.hpp"
 #include "synth_moves.hpp"
 
 namespace redist::synth_detail {
 
+/// Which builders run beyond the plain call's.
+struct SeedOptions {
+  /// The balanced builder searches past its greedy path (synthesize()'s fallback, when
+  /// no seed of the plain call is valid).
+  bool backtrack = false;
+  /// The model prices the mesh's axes at two link speeds (two_link_speeds()): the sorted
+  /// builder joins. Its plans move each block once, so a slow axis crosses its link once
+  /// where the balanced builder's exchanges of prime atoms leave part of it to a permute;
+  /// under one speed it seldom helps and its seed adds to the call's typing time.
+  bool two_link_speeds = false;
+};
+
+/// Returns true when `model` prices some axis of `mesh` (of size 2 or more) at another
+/// link speed than another axis: then the seeds, built without a model, are least often
+/// the cheapest plan, and synthesize() searches by default.
+bool two_link_speeds(const CostModel& model, const Mesh& mesh);
+
 /// The builders' plans for `problem` (from `src` on `src_mesh` to `dst` on `dst_mesh`),
 /// target asserted, the direct plan first. When the direct plan slices first, has at
-/// most two all_to_alls and the device order stays, only XLA's choices join it (the
-/// others would refine it). Unchecked: the engine keeps only those that are valid.
-/// `backtrack`: the balanced builder searches past its greedy path (synthesize()'s
-/// fallback, when no seed of the plain call is valid).
+/// most two all_to_alls and the device order stays, only the staged direct plan and XLA's
+/// choices join it (the others would refine it). Unchecked: the engine keeps only those
+/// that are valid.
 std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mesh, const DistType& src,
-                                     const Mesh& dst_mesh, const DistType& dst, bool backtrack = false);
+                                     const Mesh& dst_mesh, const DistType& dst, const SeedOptions& options = {});
 
 /// The seeds of a pair with pending reductions (`dst`'s a subset of `src`'s, same op):
 /// a prefix of reduce_scatters / all_reduces (seeds_reduce.cpp), then the constructive

@@ -44,17 +44,6 @@ constexpr int64_t kDeepPassScale = 10;
 /// 90th-percentile call time; 8 lose a little (1.067).
 constexpr std::size_t kSearchPermuteTargets = 16;
 
-/// Returns true when `model` prices some axis of `mesh` (of size 2 or more) at another
-/// link speed than another axis: then the seeds, built without a model, are least often
-/// the cheapest plan, and synthesize() searches by default.
-bool two_link_speeds(const CostModel& model, const Mesh& mesh) {
-  if (model.intra == model.inter) return false;
-  bool intra = false, inter = false;
-  for (const auto& axis : mesh.axes())
-    if (axis.size >= 2) (model.class_of(axis.name) == LinkClass::inter ? inter : intra) = true;
-  return intra && inter;
-}
-
 }  // namespace
 
 Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
@@ -98,10 +87,11 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   static const CostModel kDefaultModel = bytes_model();
   const CostModel& model = options.cost_model ? *options.cost_model : kDefaultModel;
   if (auto s = validate(model, src_mesh); !s) return s.error();
+  const bool two_speeds = synth_detail::two_link_speeds(model, src_mesh);
   const auto seeds = reducing ? synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst)
-                              : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst);
-  const int64_t expansions =
-      options.max_expanded.value_or(two_link_speeds(model, src_mesh) ? SynthOptions::kDefaultSearch : 0);
+                              : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst,
+                                                                 {.two_link_speeds = two_speeds});
+  const int64_t expansions = options.max_expanded.value_or(two_speeds ? SynthOptions::kDefaultSearch : 0);
   engine_detail::EngineLimits limits;
   limits.max_expanded = expansions;
   limits.gap = options.gap;
@@ -131,7 +121,9 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   // a valid one, with the fused steps the fallbacks leave out (some pairs' only plans
   // that slice first need them)...
   std::vector<Plan> backtracked;
-  if (!reducing) backtracked = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst, true);
+  if (!reducing)
+    backtracked = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst,
+                                                   {.backtrack = true, .two_link_speeds = two_speeds});
   const std::vector<Plan>& fallback_seeds = backtracked.empty() ? seeds : backtracked;
   engine_detail::EngineLimits unseeded_limits = limits;
   unseeded_limits.require_seed = false;

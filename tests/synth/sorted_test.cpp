@@ -7,6 +7,7 @@
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
+#include "synth/src/seeds.hpp"
 #include "synth/src/synth_atoms.hpp"
 #include "synth/src/synth_builders.hpp"
 #include "synth/src/synth_scope.hpp"
@@ -58,6 +59,24 @@ TEST(SortedPlan, TheDefaultCallReachesTheOptimumWithIt) {
   auto best = optimal_plan(model, mesh, src, mesh, dst);
   ASSERT_TRUE(best.ok()) << best.error().to_string();
   EXPECT_NEAR(best->time_us, time_us, 1e-9 * time_us);
+}
+
+TEST(SortedPlan, ItSeedsOnlyUnderTwoLinkSpeeds) {
+  // The sorted seed pays where a slow axis should cross its link once; under one speed
+  // the builder does not run (its seed would add to the call's typing time).
+  const Mesh mesh = parse_mesh(kMesh).value();
+  const DistType src = parse_type(kSrc, mesh).value(), dst = parse_type(kDst, mesh).value();
+  const auto problem = synth_detail::make_problem(mesh, src, mesh, dst).value();
+  auto has_sorted = [&](const synth_detail::SeedOptions& options) {
+    for (const auto& plan : synth_detail::constructive_seeds(problem, mesh, src, mesh, dst, options))
+      if (to_string(plan) == sorted_text(kMesh, kSrc, kDst)) return true;
+    return false;
+  };
+  EXPECT_FALSE(has_sorted({}));
+  EXPECT_TRUE(has_sorted({.two_link_speeds = true}));
+  EXPECT_FALSE(synth_detail::two_link_speeds(CostModel{}, mesh));
+  EXPECT_TRUE(synth_detail::two_link_speeds(parse_cost_model("x = inter\n").value(), mesh));
+  EXPECT_FALSE(synth_detail::two_link_speeds(parse_cost_model("x = inter\ny = inter\nz = inter\n").value(), mesh));
 }
 
 TEST(SortedPlan, NoneWhereAnAtomThatLeavesIsUnderOneThatStays) {
