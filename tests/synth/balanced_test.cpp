@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "redist/plan/plan_text.hpp"
+#include "synth/builder_pair.hpp"
 #include "synth/src/synth_builders.hpp"
-#include "synth/src/synth_scope.hpp"
 #include "synth/synthesis_checks.hpp"
 
 namespace redist::testing {
@@ -14,21 +14,12 @@ namespace {
 
 using synth_detail::balanced_plans;
 
-struct Pair {
-  Mesh mesh;
-  DistType src, dst;
-  synth_detail::Problem problem;
-  synth_detail::Atomized primes;
+struct Pair : BuilderPair {
   synth_detail::Ends ends;
 };
 
 Pair pair_of(const char* mesh, const char* src, const char* dst) {
-  Pair p;
-  p.mesh = parse_mesh(mesh).value();
-  p.src = parse_type(src, p.mesh).value();
-  p.dst = parse_type(dst, p.mesh).value();
-  p.problem = synth_detail::make_problem(p.mesh, p.src, p.mesh, p.dst).value();
-  p.primes = *synth_detail::atomize(p.problem.frame, p.problem.src, p.problem.dst, true);
+  Pair p{builder_pair(mesh, src, dst), {}};
   p.ends = *synth_detail::valley_ends(p.problem.frame, p.primes, synth_detail::SlicePlacement::target_first);
   return p;
 }

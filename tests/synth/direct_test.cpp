@@ -6,9 +6,8 @@
 
 #include "redist/plan/plan_text.hpp"
 #include "redist/synth/synthesize.hpp"
-#include "synth/src/synth_atoms.hpp"
+#include "synth/builder_pair.hpp"
 #include "synth/src/synth_builders.hpp"
-#include "synth/src/synth_scope.hpp"
 #include "synth/synthesis_checks.hpp"
 
 namespace redist::testing {
@@ -16,25 +15,8 @@ namespace {
 
 using synth_detail::SlicePlacement;
 
-struct Pair {
-  Mesh mesh;
-  DistType src, dst;
-  synth_detail::Problem problem;
-  synth_detail::Atomized primes;
-};
-
-Pair pair_of(const char* mesh, const char* src, const char* dst) {
-  Pair p;
-  p.mesh = parse_mesh(mesh).value();
-  p.src = parse_type(src, p.mesh).value();
-  p.dst = parse_type(dst, p.mesh).value();
-  p.problem = synth_detail::make_problem(p.mesh, p.src, p.mesh, p.dst).value();
-  p.primes = *synth_detail::atomize(p.problem.frame, p.problem.src, p.problem.dst, true);
-  return p;
-}
-
 // Returns the direct plan's text under `placement`.
-std::string direct_text(const Pair& p, SlicePlacement placement) {
+std::string direct_text(const BuilderPair& p, SlicePlacement placement) {
   const auto moves = synth_detail::direct_plan(p.problem, p.primes.a, p.primes.b, placement);
   if (!moves) return "none";
   return to_string(synth_detail::to_plan(*moves, p.mesh, p.src, p.mesh, p.dst));
@@ -49,7 +31,7 @@ constexpr const char* kStagedSrc = "f32[44, {x:(1)2}44, 176]";
 constexpr const char* kStagedDst = "f32[44, 44, {x}176]";
 
 TEST(DirectPlan, TheExactPlacementSlicesAfterTheExchange) {
-  const Pair p = pair_of(kStagedMesh, kStagedSrc, kStagedDst);
+  const BuilderPair p = builder_pair(kStagedMesh, kStagedSrc, kStagedDst);
   EXPECT_EQ(direct_text(p, SlicePlacement::exact),
             "mesh {x:16}\nsource f32[44, {x:(1)2}44, 176]\nall_slice(dim=1, axes={x:(2)2})\n"
             "all_to_all(src=1, dst=2, axes={x:(1)4})\nall_slice(dim=2, axes={x:(4)4})\n"
@@ -57,7 +39,7 @@ TEST(DirectPlan, TheExactPlacementSlicesAfterTheExchange) {
 }
 
 TEST(DirectPlan, TheStagedPlacementSlicesEveryAtomBeforeTheExchanges) {
-  const Pair p = pair_of(kStagedMesh, kStagedSrc, kStagedDst);
+  const BuilderPair p = builder_pair(kStagedMesh, kStagedSrc, kStagedDst);
   EXPECT_EQ(direct_text(p, SlicePlacement::staged),
             "mesh {x:16}\nsource f32[44, {x:(1)2}44, 176]\nall_slice(dim=0, axes={x:(4)4})\n"
             "all_slice(dim=1, axes={x:(2)2})\nall_to_all(src=1, dst=2, axes={x:(1)4})\n"
@@ -69,7 +51,7 @@ TEST(DirectPlan, TheDefaultCallFusesTheStagedExchanges) {
   // default model. The exact plan slices after its exchange, which G3a rules out, and
   // without the staged plan the default was a slice, a 2-way exchange and a permute
   // (2.43 us).
-  const Pair p = pair_of(kStagedMesh, kStagedSrc, kStagedDst);
+  const BuilderPair p = builder_pair(kStagedMesh, kStagedSrc, kStagedDst);
   const auto plan = synthesize(p.mesh, p.src, p.dst);
   ASSERT_TRUE(plan) << plan.error().message;
   EXPECT_EQ(to_string(*plan),
@@ -86,7 +68,7 @@ TEST(DirectPlan, TheStagedPlacementSkipsADimWhoseAtomsLeave) {
   // before x:(1)2 arrives. Dim 0 has room but holds y, which leaves for dim 1: an atom
   // staged on it would sit on y. Dim 1 holds nothing yet (a prefix of its target), so
   // x:(2)2 goes there and leaves before y arrives.
-  const Pair p = pair_of("{x:4, y:2}", "f32[{y}8, 8, {x:(1)2}2, 8]", "f32[8, {y}8, 2, {x}8]");
+  const BuilderPair p = builder_pair("{x:4, y:2}", "f32[{y}8, 8, {x:(1)2}2, 8]", "f32[8, {y}8, 2, {x}8]");
   EXPECT_EQ(direct_text(p, SlicePlacement::staged),
             "mesh {x:4, y:2}\nsource f32[{y}8, 8, {x:(1)2}2, 8]\nall_slice(dim=1, axes={x:(2)2})\n"
             "all_to_all(src=2, dst=3, axes={x:(1)2})\nall_to_all(src=1, dst=3, axes={x:(2)2})\n"
