@@ -28,7 +28,7 @@ bool settled(const Layout& at, const Layout& dst, std::size_t d) {
 }
 
 /// One all_to_all moving the top block of some dim of `at` to the target dim of its
-/// atoms (the longest suffix whose atoms go there or nowhere, at least one going
+/// atoms (the longest suffix whose atoms go there or nowhere, from the first that goes
 /// there), into a settled dim where there is one; applied to `at` and recorded in
 /// `moves`. False when no dim's top atom must leave.
 bool move_top_block(const Frame& frame, const Layout& dst, Layout& at, Moves& moves) {
@@ -48,7 +48,8 @@ bool move_top_block(const Frame& frame, const Layout& dst, Layout& at, Moves& mo
       --q;
     }
     if (t < 0) continue;
-    // Where only atoms the target leaves replicated lie above, the block carries them.
+    // Replicated atoms below the block stay; those above it travel with it.
+    while (target_dim(dst, from[q]) < 0) ++q;
     int64_t size = 1;
     for (std::size_t i = q; i < from.size(); ++i) size *= from[i].size;
     if (room(frame, at, static_cast<std::size_t>(t)) % size != 0) continue;
@@ -77,7 +78,10 @@ std::optional<Moves> sorted_plan(const Problem& problem, const Layout& src, cons
   if (!lo.unplaced.empty()) return std::nullopt;
   Layout at = std::move(lo.at);
   Moves moves = std::move(lo.moves);
-  for (std::size_t i = 0; i <= src.dims.size() + dst.dims.size() + 8; ++i)
+  // Each move leaves at least one atom in its target dim for good: at most one per atom.
+  std::size_t atoms = 0;
+  for (const auto& d : at.dims) atoms += d.size();
+  for (std::size_t i = 0; i <= atoms; ++i)
     if (!move_top_block(problem.frame, dst, at, moves)) break;
   // Each dim must now hold its target's atoms (in any order) and replicated ones.
   Layout sorted;
