@@ -92,5 +92,13 @@ TEST(SortedPlan, ReplicatedAtomsAboveABlockTravelWithItAndAreGathered) {
             "collective_permute(to=f32[{x,y,w}8, 8])\nall_gather(dim=0, axes={w})\ntarget f32[{x,y}8, 8]\n");
 }
 
+TEST(SortedPlan, ReplicatedAtomsBelowABlockStay) {
+  // w (replicated by the target) lies under x in dim 0: x alone moves to dim 1, where it
+  // is in place, so no permute follows, and w is gathered from dim 0.
+  EXPECT_EQ(sorted_text("{x:2, y:2, w:2}", "f32[{w,x}8, 8]", "f32[8, {x}8]"),
+            "mesh {x:2, y:2, w:2}\nsource f32[{w,x}8, 8]\nall_to_all(src=0, dst=1, axes={x})\n"
+            "all_gather(dim=0, axes={w})\ntarget f32[8, {x}8]\n");
+}
+
 }  // namespace
 }  // namespace redist::testing
