@@ -145,9 +145,10 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
   // state only the first few targets: of the factors the target leaves replicated, those
   // of fast axes go first, so that what a permute leaves to gather is gathered on fast
   // links.
-  if (f.slow_class)
-    std::stable_partition(f.pool.begin(), f.pool.begin() + static_cast<std::ptrdiff_t>(free_in_target),
-                          [&](const Factor& x) { return f.classes[static_cast<std::size_t>(x.axis)] != *f.slow_class; });
+  if (f.slow_class) {
+    auto fast = [&](const Factor& x) { return f.classes[static_cast<std::size_t>(x.axis)] != *f.slow_class; };
+    std::stable_partition(f.pool.begin(), f.pool.begin() + static_cast<std::ptrdiff_t>(free_in_target), fast);
+  }
   return f;
 }
 

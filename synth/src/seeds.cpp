@@ -17,15 +17,22 @@ namespace {
 /// All_to_alls up to which a direct plan is taken without building the others.
 constexpr long kDirectEnough = 2;
 
+/// True when some slice of `moves` follows an all_to_all.
+bool slices_after_exchange(const Moves& moves) {
+  bool moved = false;
+  for (const auto& m : moves) {
+    if (m.kind == Move::Kind::slice && moved) return true;
+    moved = moved || m.kind == Move::Kind::all_to_all;
+  }
+  return false;
+}
+
 /// True when a direct plan is the only seed: at most kDirectEnough all_to_alls and
 /// every slice before them.
 bool clean_and_short(const Moves& moves) {
-  long moved = 0;
-  for (const auto& m : moves) {
-    if (m.kind == Move::Kind::slice && moved > 0) return false;
-    moved += m.kind == Move::Kind::all_to_all;
-  }
-  return moved <= kDirectEnough;
+  return !slices_after_exchange(moves) &&
+         std::count_if(moves.begin(), moves.end(),
+                       [](const Move& m) { return m.kind == Move::Kind::all_to_all; }) <= kDirectEnough;
 }
 
 /// Appends `plan` to `plans` unless an equal plan is there (builders often agree; the
@@ -49,7 +56,6 @@ bool two_link_speeds(const CostModel& model, const Mesh& mesh) {
 
 std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mesh, const DistType& src,
                                      const Mesh& dst_mesh, const DistType& dst, const SeedOptions& options) {
-  const bool backtrack = options.backtrack;
   std::vector<Moves> candidates;
   if (!problem.mesh_change && problem.src == problem.dst) {
     candidates.emplace_back();
@@ -58,10 +64,13 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
   } else {
     auto direct = direct_plan(problem, primes->a, primes->b);
     const bool enough = direct && !problem.mesh_change && clean_and_short(*direct);
-    // Atoms the exact placement slices only after an exchange, staged on other dims
-    // to arrive in the same (fused) exchange instead.
-    auto staged = direct_plan(problem, primes->a, primes->b, SlicePlacement::staged);
-    if (staged && !(direct && same_steps(*direct, *staged))) candidates.push_back(std::move(*staged));
+    // Where the exact placement defers an atom (the direct plan then slices it after an
+    // exchange, or fails), the staged plan slices it first on another dim, to arrive in
+    // the same (fused) exchange; elsewhere the two are the same plan.
+    if (!direct || slices_after_exchange(*direct))
+      if (auto staged = direct_plan(problem, primes->a, primes->b, SlicePlacement::staged);
+          staged && !(direct && same_steps(*direct, *staged)))
+        candidates.push_back(std::move(*staged));
     if (direct) candidates.push_back(std::move(*direct));
     // XLA's own first choices (baselines.cpp), so the default plan is never dearer than
     // xla_style where that fits the bound and slices first: one permute when the tile
@@ -74,16 +83,18 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       std::sort(a.begin(), a.end());
       std::sort(b.begin(), b.end());
       if (a == b) {
-        auto balanced = balanced_plans(problem, *primes, Ends{primes->a, {}, primes->b}, !backtrack);
+        auto balanced = balanced_plans(problem, *primes, Ends{primes->a, {}, primes->b}, !options.backtrack);
         std::move(balanced.begin(), balanced.end(), std::back_inserter(candidates));
       }
     }
     if (!enough) {
-      // Slices taking the target's atoms major first, and minor first (where the
-      // target keeps them, more devices stay in place across the permute).
+      // Blocks to their target dims, one permute to sort them, over the factor-level
+      // atoms (whole factors move, so a slow axis crosses its link once).
       if (options.two_link_speeds)
         if (auto coarse = atomize(problem.frame, problem.src, problem.dst, false))
           if (auto sorted = sorted_plan(problem, coarse->a, coarse->b)) candidates.push_back(std::move(*sorted));
+      // Slices taking the target's atoms major first, and minor first (where the
+      // target keeps them, more devices stay in place across the permute).
       auto major = matched_plan(problem, &*primes), minor = matched_plan(problem, &*primes, true);
       if (minor && !(major && same_steps(*major, *minor))) candidates.push_back(std::move(*minor));
       if (major) candidates.push_back(std::move(*major));
@@ -94,7 +105,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
         if (!e || std::any_of(tried.begin(), tried.end(),
                               [&](const Ends& x) { return x.lo == e->lo && x.hi == e->hi; }))
           continue;
-        auto balanced = balanced_plans(problem, *primes, *e, !backtrack);
+        auto balanced = balanced_plans(problem, *primes, *e, !options.backtrack);
         std::move(balanced.begin(), balanced.end(), std::back_inserter(candidates));
         if (!balanced.empty()) break;
         tried.push_back(std::move(*e));

@@ -80,6 +80,13 @@ bool contains(const Layout& layout, const Factor& f) {
   return std::any_of(layout.dims.begin(), layout.dims.end(), [&](const Factors& d) { return contains(d, f); });
 }
 
+std::pair<int, std::size_t> locate(const Layout& layout, const Factor& atom) {
+  for (std::size_t d = 0; d < layout.dims.size(); ++d)
+    for (std::size_t q = 0; q < layout.dims[d].size(); ++q)
+      if (layout.dims[d][q] == atom) return {static_cast<int>(d), q};
+  return {-1, 0};
+}
+
 std::size_t common_prefix(const Factors& a, const Factors& b, std::size_t from_a, std::size_t from_b) {
   std::size_t k = 0;
   while (from_a + k < a.size() && from_b + k < b.size() && a[from_a + k] == b[from_b + k]) ++k;

@@ -3,6 +3,7 @@
 // either is a run of whole atoms and "the same atom" can be found on both sides.
 
 #include <optional>
+#include <utility>
 
 #include "synth_layout.hpp"
 
@@ -25,6 +26,8 @@ std::optional<Atomized> atomize(const Frame& frame, const Layout& a, const Layou
 bool contains(const Factors& factors, const Factor& f);
 /// True when some dim of `layout` contains `f`.
 bool contains(const Layout& layout, const Factor& f);
+/// Dim and position of `atom` in `layout`; dim -1 when absent.
+std::pair<int, std::size_t> locate(const Layout& layout, const Factor& atom);
 /// Length of the longest common prefix of `a` (from `from`) and `b` (from `from_b`).
 std::size_t common_prefix(const Factors& a, const Factors& b, std::size_t from_a = 0, std::size_t from_b = 0);
 

@@ -9,14 +9,6 @@ namespace redist::synth_detail {
 
 namespace {
 
-/// Dim and position of `atom` in `layout`; dim -1 when absent.
-std::pair<int, std::size_t> locate(const Layout& layout, const Factor& atom) {
-  for (std::size_t d = 0; d < layout.dims.size(); ++d)
-    for (std::size_t q = 0; q < layout.dims[d].size(); ++q)
-      if (layout.dims[d][q] == atom) return {static_cast<int>(d), q};
-  return {-1, 0};
-}
-
 /// Slices each deferred atom whose target dim of `at` is ready for it (holds exactly the
 /// target's atoms before it), applied to `at` and recorded in `moves`.
 void slice_ready(const Frame& frame, const Layout& dst, Layout& at, Factors& deferred, Moves& moves) {

@@ -12,11 +12,7 @@ namespace redist::synth_detail {
 namespace {
 
 /// The target dim of `atom` under `dst`; -1 when the target leaves it replicated.
-int target_dim(const Layout& dst, const Factor& atom) {
-  for (std::size_t d = 0; d < dst.dims.size(); ++d)
-    if (contains(dst.dims[d], atom)) return static_cast<int>(d);
-  return -1;
-}
+int target_dim(const Layout& dst, const Factor& atom) { return locate(dst, atom).first; }
 
 /// True when every atom of dim `d` of `at` belongs there or nowhere under `dst`: atoms
 /// appended to it then never sit on one that must still leave.
