@@ -97,7 +97,7 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
     // seeds: so the search starts from every plan the default call may start from.
     seeds = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst,
                                              {.backtrack = true,
-                                              .two_link_speeds = synth_detail::two_link_speeds(model, src_mesh)});
+                                              .slow_axes = synth_detail::slow_axes(model, src_mesh)});
   engine_detail::EngineLimits limits;
   limits.max_expanded = options.max_expanded;
   limits.max_states = options.max_states;

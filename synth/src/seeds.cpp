@@ -54,6 +54,13 @@ bool two_link_speeds(const CostModel& model, const Mesh& mesh) {
   return intra && inter;
 }
 
+std::vector<bool> slow_axes(const CostModel& model, const Mesh& mesh) {
+  std::vector<bool> slow;
+  if (!two_link_speeds(model, mesh)) return slow;
+  for (const auto& axis : mesh.axes()) slow.push_back(model.class_of(axis.name) == LinkClass::inter);
+  return slow;
+}
+
 std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mesh, const DistType& src,
                                      const Mesh& dst_mesh, const DistType& dst, const SeedOptions& options) {
   std::vector<Moves> candidates;
@@ -88,11 +95,15 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       }
     }
     if (!enough) {
-      // Blocks to their target dims, one permute to sort them, over the factor-level
-      // atoms (whole factors move, so a slow axis crosses its link once).
-      if (options.two_link_speeds)
-        if (auto coarse = atomize(problem.frame, problem.src, problem.dst, false))
+      // Over the factor-level atoms (whole factors move, so a slow axis crosses its
+      // link once): blocks to their target dims, then one permute to sort them; and one
+      // permute that puts the slow atoms in place, then fast exchanges and gathers.
+      if (!options.slow_axes.empty())
+        if (auto coarse = atomize(problem.frame, problem.src, problem.dst, false)) {
           if (auto sorted = sorted_plan(problem, coarse->a, coarse->b)) candidates.push_back(std::move(*sorted));
+          if (auto slow = slow_first_plan(problem, coarse->a, coarse->b, options.slow_axes))
+            candidates.push_back(std::move(*slow));
+        }
       // Slices taking the target's atoms major first, and minor first (where the
       // target keeps them, more devices stay in place across the permute).
       auto major = matched_plan(problem, &*primes), minor = matched_plan(problem, &*primes, true);

@@ -17,17 +17,22 @@ struct SeedOptions {
   /// The balanced builder searches past its greedy path (synthesize()'s fallback, when
   /// no seed of the plain call is valid).
   bool backtrack = false;
-  /// The model prices the mesh's axes at two link speeds (two_link_speeds()): the sorted
-  /// builder joins. Its plans move each block once, so a slow axis crosses its link once
-  /// where the balanced builder's exchanges of prime atoms leave part of it to a permute;
-  /// under one speed it seldom helps and its seed adds to the call's typing time.
-  bool two_link_speeds = false;
+  /// Per mesh axis, true where the model prices it at the inter-node (slow) link; empty
+  /// where it gives the mesh one link speed (slow_axes()). With two speeds the sorted and
+  /// slow-first builders join: their plans cross a slow axis once, where the balanced
+  /// builder's exchanges of prime atoms leave part of it to a permute; under one speed
+  /// they seldom help and their seeds add to the call's typing time.
+  std::vector<bool> slow_axes;
 };
 
 /// Returns true when `model` prices some axis of `mesh` (of size 2 or more) at another
 /// link speed than another axis: then the seeds, built without a model, are least often
 /// the cheapest plan, and synthesize() searches by default.
 bool two_link_speeds(const CostModel& model, const Mesh& mesh);
+
+/// Returns, per axis of `mesh`, true where `model` prices it at the inter-node link;
+/// empty unless two_link_speeds(model, mesh).
+std::vector<bool> slow_axes(const CostModel& model, const Mesh& mesh);
 
 /// The builders' plans for `problem` (from `src` on `src_mesh` to `dst` on `dst_mesh`),
 /// target asserted, the direct plan first. When the direct plan slices first, has at

@@ -6,6 +6,7 @@
 // construction does not apply; synthesize() keeps the cheapest.
 
 #include <optional>
+#include <vector>
 
 #include "synth_atoms.hpp"
 #include "synth_moves.hpp"
@@ -69,6 +70,16 @@ std::optional<Moves> direct_plan(const Problem& problem, const Layout& src, cons
 /// dim 0, x to dim 1, a permute from `{y,z}` to `{z,y}` (on y and z only), 2.3x cheaper
 /// than the balanced plan, whose exchanges of prime atoms leave x for the permute.
 std::optional<Moves> sorted_plan(const Problem& problem, const Layout& src, const Layout& dst);
+
+/// Slow-first plan (synth_slow_first.cpp): slices, one permute to a layout that holds,
+/// per target dim, a prefix of the target's atoms with all of those on `slow` axes (per
+/// mesh axis index), the source's atoms the target leaves replicated, and target atoms
+/// parked for later (fewest first, until the slices can make up its tile counts), then
+/// all_to_alls of the parked atoms and all_gathers, on fast axes where the target puts
+/// no slow atom after a fast one. nullopt where the target has no slow atom or no such
+/// layout is found within a few hundred tries.
+std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, const Layout& dst,
+                                     const std::vector<bool>& slow);
 
 /// Count-matched plan: slice each dim to the lcm of its source and target tile
 /// counts, one collective_permute to the target plus replicated factors, gathers.

@@ -87,10 +87,11 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   static const CostModel kDefaultModel = bytes_model();
   const CostModel& model = options.cost_model ? *options.cost_model : kDefaultModel;
   if (auto s = validate(model, src_mesh); !s) return s.error();
-  const bool two_speeds = synth_detail::two_link_speeds(model, src_mesh);
+  const std::vector<bool> slow = synth_detail::slow_axes(model, src_mesh);
+  const bool two_speeds = !slow.empty();
   const auto seeds = reducing ? synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst)
                               : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst,
-                                                                 {.two_link_speeds = two_speeds});
+                                                                 {.slow_axes = slow});
   const int64_t expansions = options.max_expanded.value_or(two_speeds ? SynthOptions::kDefaultSearch : 0);
   engine_detail::EngineLimits limits;
   limits.max_expanded = expansions;
@@ -123,7 +124,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   std::vector<Plan> backtracked;
   if (!reducing)
     backtracked = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst,
-                                                   {.backtrack = true, .two_link_speeds = two_speeds});
+                                                   {.backtrack = true, .slow_axes = slow});
   const std::vector<Plan>& fallback_seeds = backtracked.empty() ? seeds : backtracked;
   engine_detail::EngineLimits unseeded_limits = limits;
   unseeded_limits.require_seed = false;

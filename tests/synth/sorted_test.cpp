@@ -73,10 +73,14 @@ TEST(SortedPlan, ItSeedsOnlyUnderTwoLinkSpeeds) {
     return false;
   };
   EXPECT_FALSE(has_sorted({}));
-  EXPECT_TRUE(has_sorted({.two_link_speeds = true}));
+  const auto slow = synth_detail::slow_axes(parse_cost_model("x = inter\n").value(), mesh);
+  EXPECT_EQ(slow, (std::vector<bool>{true, false, false}));
+  EXPECT_TRUE(has_sorted({.slow_axes = slow}));
   EXPECT_FALSE(synth_detail::two_link_speeds(CostModel{}, mesh));
+  EXPECT_TRUE(synth_detail::slow_axes(CostModel{}, mesh).empty());
   EXPECT_TRUE(synth_detail::two_link_speeds(parse_cost_model("x = inter\n").value(), mesh));
   EXPECT_FALSE(synth_detail::two_link_speeds(parse_cost_model("x = inter\ny = inter\nz = inter\n").value(), mesh));
+  EXPECT_TRUE(synth_detail::slow_axes(parse_cost_model("x = inter\ny = inter\nz = inter\n").value(), mesh).empty());
 }
 
 TEST(SortedPlan, NoneWhereAnAtomThatLeavesIsUnderOneThatStays) {
