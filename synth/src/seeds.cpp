@@ -3,6 +3,7 @@
 #include "seeds.hpp"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 
 #include "same_blocks.hpp"
@@ -101,8 +102,10 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       if (!options.slow_axes.empty())
         if (auto coarse = atomize(problem.frame, problem.src, problem.dst, false)) {
           if (auto sorted = sorted_plan(problem, coarse->a, coarse->b)) candidates.push_back(std::move(*sorted));
-          if (auto slow = slow_first_plan(problem, coarse->a, coarse->b, options.slow_axes))
-            candidates.push_back(std::move(*slow));
+          // Over whole factors, and over prime atoms, which can park part of a factor.
+          for (const Atomized* atoms : std::array<const Atomized*, 2>{&*coarse, &*primes})
+            if (auto slow = slow_first_plan(problem, atoms->a, atoms->b, options.slow_axes))
+              candidates.push_back(std::move(*slow));
         }
       // Slices taking the target's atoms major first, and minor first (where the
       // target keeps them, more devices stay in place across the permute).

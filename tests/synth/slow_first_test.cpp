@@ -17,13 +17,13 @@ namespace redist::testing {
 namespace {
 
 // Returns the slow-first plan's text from `src` to `dst` on `mesh` under `cost_model`
-// (over the factor-level atoms, as the seeds build it), or "none".
+// (over the factor-level atoms, or the prime atoms: the seeds build both), or "none".
 std::string slow_first_text(const char* mesh_text, const char* src_text, const char* dst_text,
-                            const char* cost_model) {
+                            const char* cost_model, bool primes = false) {
   const Mesh mesh = parse_mesh(mesh_text).value();
   const DistType src = parse_type(src_text, mesh).value(), dst = parse_type(dst_text, mesh).value();
   const auto problem = synth_detail::make_problem(mesh, src, mesh, dst).value();
-  const auto atoms = synth_detail::atomize(problem.frame, problem.src, problem.dst, false);
+  const auto atoms = synth_detail::atomize(problem.frame, problem.src, problem.dst, primes);
   const auto slow = synth_detail::slow_axes(parse_cost_model(cost_model).value(), mesh);
   if (!atoms || slow.empty()) return "none";
   const auto moves = synth_detail::slow_first_plan(problem, atoms->a, atoms->b, slow);
@@ -67,16 +67,34 @@ TEST(SlowFirstPlan, OnePermutePutsTheSlowAxisInPlaceAndParksAFastAtom) {
 
 TEST(SlowFirstPlan, TheDefaultCallReachesTheOptimumWithIt) {
   // Before the builder the default call exchanged x:(1)2 and z:(2)2 first, then
-  // permuted across x again: 11.03 us. With it, 7.0208 us, the optimum.
+  // permuted across x again: 11.03 us. With it, 7.01888 us, the optimum (the prime-atom
+  // seed, which parks z in dim 2, is a little cheaper than the one above).
   const auto [time_us, optimal_us] = default_and_optimal_us(kMesh, kSrc, kDst, "x = inter\n");
-  EXPECT_NEAR(time_us, 7.0208, 1e-4);
+  EXPECT_NEAR(time_us, 7.01888, 1e-5);
   EXPECT_NEAR(optimal_us, time_us, 1e-9 * time_us);
   // Held-out case random224 of seed 777 (1.83x before): slices, one permute across x,
-  // then a 6-way exchange of y, within 0.00001 of the optimum.
+  // then a 3-way exchange of y:(2)3, the optimum.
   const auto [held_us, held_optimal_us] = default_and_optimal_us(
       "{x:3, y:6, z:8, w:2}", "bf16[{x}12, {z:(1)2,w}96, 1, 12]", "bf16[{w}12, {x,z}96, 1, {y}12]", "x = inter\n");
-  EXPECT_NEAR(held_us, 6.004107, 1e-5);
-  EXPECT_LE(held_us, held_optimal_us * 1.00001);
+  EXPECT_NEAR(held_us, 6.004053, 1e-6);
+  EXPECT_NEAR(held_optimal_us, held_us, 1e-9 * held_us);
+}
+
+TEST(SlowFirstPlan, OverPrimeAtomsItParksPartOfAFactor) {
+  // Held-out case random388 of seed 777 (1.50x before), x inter-node. Over whole factors
+  // the tile counts meet only with z:(1)2 parked too (two exchanges after the permute);
+  // over prime atoms w:(2)3 alone is parked in dim 0 and y is split between dims 0 and 1.
+  const char* mesh = "{x:2, y:4, z:6, w:6}";
+  const char* src = "bf16[{z}48, 2, 8, {w}54]";
+  const char* dst = "bf16[{y}48, {z:(1)2}2, {x}8, {z:(2)3,w}54]";
+  EXPECT_EQ(slow_first_text(mesh, src, dst, "x = inter\n", true),
+            "mesh {x:2, y:4, z:6, w:6}\nsource bf16[{z}48, 2, 8, {w}54]\nall_slice(dim=0, axes={y:(1)2})\n"
+            "all_slice(dim=1, axes={y:(2)2})\nall_slice(dim=2, axes={x})\n"
+            "collective_permute(to=bf16[{y,w:(2)3}48, {z:(1)2}2, {x}8, {z:(2)3,w:(1)2}54])\n"
+            "all_to_all(src=0, dst=3, axes={w:(2)3})\ntarget bf16[{y}48, {z:(1)2}2, {x}8, {z:(2)3,w}54]\n");
+  const auto [time_us, optimal_us] = default_and_optimal_us(mesh, src, dst, "x = inter\n");
+  EXPECT_NEAR(time_us, 2.0016, 1e-5);
+  EXPECT_NEAR(optimal_us, time_us, 1e-9 * time_us);
 }
 
 TEST(SlowFirstPlan, NoneWhereTheTargetHasNoSlowAtom) {
