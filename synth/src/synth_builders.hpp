@@ -76,10 +76,15 @@ std::optional<Moves> sorted_plan(const Problem& problem, const Layout& src, cons
 /// mesh axis index), the source's atoms the target leaves replicated, and target atoms
 /// parked for later (fewest first, until the slices can make up its tile counts), then
 /// all_to_alls of the parked atoms and all_gathers, on fast axes where the target puts
-/// no slow atom after a fast one. nullopt where the target has no slow atom or no such
-/// layout is found within a few hundred tries.
+/// no slow atom after a fast one. With `exchange`, the slices alone never make up the
+/// counts: an all_to_all of a minor block of fast source atoms into another dim comes
+/// before the permute. With `gather_elsewhere`, the atoms the target leaves replicated
+/// all sit in one dim (each dim in turn) of the permute's target, not in their own.
+/// nullopt where the target has no slow atom or no such layout is found within a few
+/// hundred tries (each variant returns the first it finds; the engine prices them).
 std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, const Layout& dst,
-                                     const std::vector<bool>& slow);
+                                     const std::vector<bool>& slow, bool exchange = false,
+                                     bool gather_elsewhere = false);
 
 /// Count-matched plan: slice each dim to the lcm of its source and target tile
 /// counts, one collective_permute to the target plus replicated factors, gathers.

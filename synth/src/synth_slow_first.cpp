@@ -8,14 +8,18 @@
 // (gathered later), then atoms of other dims' target suffixes parked there for a later
 // all_to_all. The per-dim tile counts of the middle must be those of the source with
 // its free atoms sliced in, so the prefixes are cut back and atoms parked, fewest first,
-// until the slices can make up each dim's count.
+// until the slices can make up each dim's count. Two variants widen the layouts: an
+// intra-node all_to_all before the permute (a minor block of fast source atoms moved to
+// another dim, where slices alone cannot make up the counts), and the dropped atoms all
+// in one dim of the middle (each in turn), to be gathered there.
 //
 // Example (`{x:8 inter, y:4, z:4, w:3}`, `f32[{w}96, 8, {z:(2)2,x:(1)2}16, 3] ->
 // f32[{x,y}96, {z:(1)2,z:(2)2}8, 16, 3]`): with the target in place dim 2 would need
 // fewer tiles than its source's 4; y is parked there, the middle is `[{x,w}, {z}, {y},
 // -]`, made from the source by slices of x:(2)4 and z:(1)2 (dim 0) and y (dim 1) and
 // one permute across x; then all_gather w and all_to_all y into dim 0, both intra-node:
-// 11.03 -> 7.02 us, the optimal plan.
+// 11.03 -> 7.02 us. Over prime atoms the builder parks z in dim 2 instead: 7.019 us,
+// the optimum.
 
 #include <algorithm>
 #include <numeric>
@@ -31,6 +35,8 @@ namespace {
 /// Configurations tried (cuts times parkings) before giving up: the builder runs in
 /// the default call and must stay within microseconds.
 constexpr int kMaxTries = 256;
+/// Exchanges before the permute tried at most, over all layouts.
+constexpr int kMaxExchanges = 512;
 /// Atoms parked at most.
 constexpr std::size_t kMaxParked = 4;
 
@@ -109,37 +115,86 @@ void splits(const std::vector<std::size_t>& room, std::size_t d, std::size_t lef
   take[d] = 0;
 }
 
-/// The all_slices and permute from `src` to `middle` and the fast phase after it, or
-/// nullopt where the slices cannot make up `middle`'s tile counts from `pool` or the
-/// fast phase is stuck.
-std::optional<Moves> through(const Problem& problem, const Layout& src, const Layout& dst, const Factors& pool,
-                             const Layout& middle) {
-  const std::size_t rank = dst.dims.size();
-  const Counts have = counts(src), want = counts(middle);
+/// The slices that make up `want` from `have` (per dim, pool atoms whose sizes multiply
+/// to the ratio), none into dim `keep` (-1: any dim may take some); nullopt where the
+/// counts do not divide or the pool cannot make them up.
+std::optional<std::vector<Factors>> slices_for(const Problem& problem, const Counts& have, const Counts& want,
+                                               const Factors& pool, const Layout& middle, int keep) {
+  const std::size_t rank = want.size();
   Counts ratio(rank);
   for (std::size_t d = 0; d < rank; ++d) {
     if (want[d] % have[d] != 0 || problem.frame.globals[d] % want[d] != 0) return std::nullopt;
     ratio[d] = want[d] / have[d];
+    if (static_cast<int>(d) == keep && ratio[d] != 1) return std::nullopt;
   }
   std::vector<Factors> slices(rank);
   int budget = 256;
   if (!assign_slices(pool, 0, ratio, middle, slices, budget)) return std::nullopt;
+  return slices;
+}
+
+/// The all_slices, the all_to_all `exchange` (if any), the permute to `middle` and the
+/// fast phase after it, or nullopt where the fast phase is stuck.
+std::optional<Moves> plan_through(const Problem& problem, const Layout& src, const Layout& dst,
+                                  const std::vector<Factors>& slices, const std::optional<Move>& exchange,
+                                  const Layout& middle) {
   Moves moves;
   Layout at = src;
-  for (std::size_t d = 0; d < rank; ++d)
+  for (std::size_t d = 0; d < slices.size(); ++d)
     if (!slices[d].empty()) {
       moves.push_back(slice_move(static_cast<int>(d), slices[d]));
       at = apply(at, moves.back());
     }
+  if (exchange) {
+    moves.push_back(*exchange);
+    at = apply(at, moves.back());
+  }
   if (!(merged(at) == merged(middle)) || problem.mesh_change) moves.push_back(permute_move(merged(middle)));
   if (!finish(dst, middle, moves)) return std::nullopt;
   return moves;
 }
 
+/// A plan from `src` to `dst` through the permute to `middle`: slices that make up its
+/// tile counts, or, where they cannot, one intra-node all_to_all first that moves a
+/// minor block of fast atoms of one source dim to another dim (slices first, none into
+/// the block's dim). `budget` counts the exchanges tried.
+std::optional<Moves> through(const Problem& problem, const Layout& src, const Layout& dst, const Factors& pool,
+                             const Layout& middle, const std::vector<bool>& slow, bool exchange, int& budget) {
+  const std::size_t rank = dst.dims.size();
+  const Counts have = counts(src), want = counts(middle);
+  if (!exchange) {
+    if (auto slices = slices_for(problem, have, want, pool, middle, -1))
+      return plan_through(problem, src, dst, *slices, std::nullopt, middle);
+    return std::nullopt;
+  }
+  for (std::size_t a = 0; a < rank; ++a) {
+    const Factors& from = src.dims[a];
+    int64_t size = 1;
+    for (std::size_t q = from.size(); q > 0 && !slow[static_cast<std::size_t>(from[q - 1].axis)]; --q) {
+      size *= from[q - 1].size;
+      for (std::size_t b = 0; b < rank; ++b) {
+        if (b == a) continue;
+        if (--budget < 0) return std::nullopt;
+        Counts moved = have;
+        moved[a] /= size;
+        moved[b] *= size;
+        if (problem.frame.globals[b] % moved[b] != 0) continue;
+        if (auto slices = slices_for(problem, moved, want, pool, middle, static_cast<int>(a)))
+          if (auto plan = plan_through(problem, src, dst, *slices,
+                                       all_to_all_move(static_cast<int>(a), static_cast<int>(b),
+                                                       Factors(from.begin() + static_cast<std::ptrdiff_t>(q - 1), from.end())),
+                                       middle))
+            return plan;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, const Layout& dst,
-                                     const std::vector<bool>& slow) {
+                                     const std::vector<bool>& slow, bool exchange, bool gather_elsewhere) {
   const std::size_t rank = dst.dims.size();
   auto is_slow = [&](const Factor& f) { return slow[static_cast<std::size_t>(f.axis)]; };
   // Per target dim, the shortest prefix that holds all its slow atoms.
@@ -147,7 +202,10 @@ std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, 
   bool any = false;
   for (std::size_t d = 0; d < rank; ++d)
     for (std::size_t i = 0; i < dst.dims[d].size(); ++i)
-      if (is_slow(dst.dims[d][i])) least[d] = i + 1, any = true;
+      if (is_slow(dst.dims[d][i])) {
+        least[d] = i + 1;
+        any = true;
+      }
   if (!any) return std::nullopt;
   // The source's atoms the target leaves replicated stay in their dim, to be gathered.
   Layout gone;
@@ -155,6 +213,8 @@ std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, 
   for (std::size_t d = 0; d < rank; ++d)
     for (const auto& f : src.dims[d])
       if (!contains(dst, f)) gone.dims[d].push_back(f);
+  if (gather_elsewhere && std::all_of(gone.dims.begin(), gone.dims.end(), [](const Factors& f) { return f.empty(); }))
+    return std::nullopt;
   Factors pool;  // the target's atoms the source does not use: sliced in
   for (const auto& d : dst.dims)
     for (const auto& f : d)
@@ -168,7 +228,7 @@ std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, 
   std::stable_sort(cuts.begin(), cuts.end(), [](const auto& a, const auto& b) {
     return std::accumulate(a.begin(), a.end(), std::size_t{0}) < std::accumulate(b.begin(), b.end(), std::size_t{0});
   });
-  int tries = kMaxTries;
+  int tries = kMaxTries, exchanges = kMaxExchanges;
   for (const auto& parked_from : cuts) {
     Factors parked;
     for (std::size_t d = 0; d < rank; ++d)
@@ -178,18 +238,23 @@ std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, 
       bool elsewhere = true;
       for (std::size_t i = 0; i < parked.size() && elsewhere; ++i)
         elsewhere = static_cast<int>(where[i]) != target_dim(dst, parked[i]);
-      if (elsewhere) {
+      // The atoms the target drops stay in their dims, or (`gather_elsewhere`) all go to
+      // one other dim.
+      const int first = gather_elsewhere ? 0 : -1, last = gather_elsewhere ? static_cast<int>(rank) : 0;
+      for (int together = first; elsewhere && together < last; ++together) {
         if (--tries < 0) return std::nullopt;
         Layout middle;
         middle.dims.resize(rank);
         for (std::size_t d = 0; d < rank; ++d) {
           Factors& m = middle.dims[d];
           m.assign(dst.dims[d].begin(), dst.dims[d].end() - static_cast<std::ptrdiff_t>(parked_from[d]));
-          m.insert(m.end(), gone.dims[d].begin(), gone.dims[d].end());
+          for (std::size_t e = 0; e < rank; ++e)
+            if (together < 0 ? e == d : static_cast<int>(d) == together)
+              m.insert(m.end(), gone.dims[e].begin(), gone.dims[e].end());
           for (std::size_t i = 0; i < parked.size(); ++i)
             if (where[i] == d) m.push_back(parked[i]);
         }
-        if (auto moves = through(problem, src, dst, pool, middle)) return moves;
+        if (auto moves = through(problem, src, dst, pool, middle, slow, exchange, exchanges)) return moves;
       }
       std::size_t i = 0;
       while (i < where.size() && where[i] + 1 == rank) where[i++] = 0;
