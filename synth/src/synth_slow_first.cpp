@@ -155,9 +155,10 @@ std::optional<Moves> plan_through(const Problem& problem, const Layout& src, con
 }
 
 /// A plan from `src` to `dst` through the permute to `middle`: slices that make up its
-/// tile counts, or, where they cannot, one intra-node all_to_all first that moves a
-/// minor block of fast atoms of one source dim to another dim (slices first, none into
-/// the block's dim). `budget` counts the exchanges tried.
+/// tile counts, or with `exchange` slices and then one intra-node all_to_all that moves a
+/// minor block of fast atoms of one source dim to another dim (none sliced into the
+/// block's dim), the first block and dims that meet them. `budget` counts the exchanges
+/// tried.
 std::optional<Moves> through(const Problem& problem, const Layout& src, const Layout& dst, const Factors& pool,
                              const Layout& middle, const std::vector<bool>& slow, bool exchange, int& budget) {
   const std::size_t rank = dst.dims.size();
