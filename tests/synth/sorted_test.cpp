@@ -5,13 +5,11 @@
 
 #include "redist/plan/plan_text.hpp"
 #include "redist/synth/cost_model.hpp"
-#include "redist/synth/optimal.hpp"
-#include "redist/synth/synthesize.hpp"
 #include "synth/src/seeds.hpp"
 #include "synth/src/synth_atoms.hpp"
 #include "synth/src/synth_builders.hpp"
 #include "synth/src/synth_scope.hpp"
-#include "synth/synthesis_checks.hpp"
+#include "synth/model_times.hpp"
 
 namespace redist::testing {
 namespace {
@@ -45,20 +43,9 @@ TEST(SortedPlan, TheDefaultCallReachesTheOptimumWithIt) {
   // x inter-node: the balanced seed exchanges prime atoms (z:(2)3, then x:(2)2 into dim 0
   // and x:(1)2 into dim 1) and its permute crosses x with the whole shard, 274.65 us; the
   // sorted plan crosses x once, in the 4-way exchange, 120.60 us, the optimum.
-  const Mesh mesh = parse_mesh(kMesh).value();
-  const DistType src = parse_type(kSrc, mesh).value(), dst = parse_type(kDst, mesh).value();
-  const CostModel model = parse_cost_model("x = inter\n").value();
-  SynthOptions options;
-  options.cost_model = &model;
-  options.max_expanded = 0;
-  const auto plan = synthesize(mesh, src, dst, options);
-  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");
-  const double time_us = plan_cost(model, *plan)->time_us;
-  EXPECT_NEAR(time_us, 120.5957, 1e-3) << to_string(*plan);
-  auto best = optimal_plan(model, mesh, src, mesh, dst);
-  ASSERT_TRUE(best.ok()) << best.error().to_string();
-  EXPECT_NEAR(best->time_us, time_us, 1e-9 * time_us);
+  const auto [time_us, optimal_us] = default_and_optimal_us(kMesh, kSrc, kDst, "x = inter\n");
+  EXPECT_NEAR(time_us, 120.5957, 1e-3);
+  EXPECT_NEAR(optimal_us, time_us, 1e-9 * time_us);
 }
 
 TEST(SortedPlan, ItSeedsOnlyUnderTwoLinkSpeeds) {
