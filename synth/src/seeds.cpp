@@ -104,7 +104,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
           if (auto sorted = sorted_plan(problem, coarse->a, coarse->b)) candidates.push_back(std::move(*sorted));
           // Over whole factors, and over prime atoms, which can park part of a factor;
           // slices alone, an intra-node exchange first, and that with the dropped atoms
-          // gathered from one dim (each variant's first plan is often another's worse).
+          // gathered from one dim (a variant's first plan is often worse than another's).
           for (const Atomized* atoms : std::array<const Atomized*, 2>{&*coarse, &*primes})
             for (auto [exchange, elsewhere] : {std::pair{false, false}, {true, false}, {true, true}})
               if (auto slow = slow_first_plan(problem, atoms->a, atoms->b, options.slow_axes, exchange, elsewhere))

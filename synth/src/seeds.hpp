@@ -1,8 +1,9 @@
 #pragma once
 // The constructive plans that seed the search engine (engine.hpp) with an upper bound:
-// the direct, sorted, count-matched and balanced builders of synth_builders.hpp and
-// XLA's own first choices (one permute; all_to_alls then a permute), each a plan in
-// normal form built in microseconds, or nothing when its construction does not apply.
+// the direct, sorted, slow-first, count-matched and balanced builders of
+// synth_builders.hpp and XLA's own first choices (one permute; all_to_alls then a
+// permute), each a plan in normal form built in microseconds, or nothing when its
+// construction does not apply.
 
 #include <vector>
 
