@@ -102,13 +102,12 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       if (!options.slow_axes.empty())
         if (auto coarse = atomize(problem.frame, problem.src, problem.dst, false)) {
           if (auto sorted = sorted_plan(problem, coarse->a, coarse->b)) candidates.push_back(std::move(*sorted));
-          // Over whole factors, and over prime atoms, which can park part of a factor;
-          // slices alone, an intra-node exchange first, and that with the dropped atoms
-          // gathered from one dim (a variant's first plan is often worse than another's).
-          for (const Atomized* atoms : std::array<const Atomized*, 2>{&*coarse, &*primes})
-            for (auto [exchange, elsewhere] : {std::pair{false, false}, {true, false}, {true, true}})
-              if (auto slow = slow_first_plan(problem, atoms->a, atoms->b, options.slow_axes, exchange, elsewhere))
-                candidates.push_back(std::move(*slow));
+          // Over whole factors, and over prime atoms, which can park part of a factor.
+          for (const Atomized* atoms : std::array<const Atomized*, 2>{&*coarse, &*primes}) {
+            auto slow = slow_first_plans(problem, atoms->a, atoms->b, options.slow_axes);
+            for (auto* plan : {&slow.slices_only, &slow.exchange_first, &slow.gathered_together})
+              if (*plan) candidates.push_back(std::move(**plan));
+          }
         }
       // Slices taking the target's atoms major first, and minor first (where the
       // target keeps them, more devices stay in place across the permute).

@@ -28,6 +28,8 @@ bool contains(const Factors& factors, const Factor& f);
 bool contains(const Layout& layout, const Factor& f);
 /// Dim and position of `atom` in `layout`; dim -1 when absent.
 std::pair<int, std::size_t> locate(const Layout& layout, const Factor& atom);
+/// The dim of `atom` under `dst` (its target dim); -1 when `dst` leaves it replicated.
+inline int target_dim(const Layout& dst, const Factor& atom) { return locate(dst, atom).first; }
 /// Length of the longest common prefix of `a` (from `from`) and `b` (from `from_b`).
 std::size_t common_prefix(const Factors& a, const Factors& b, std::size_t from_a = 0, std::size_t from_b = 0);
 

@@ -71,20 +71,25 @@ std::optional<Moves> direct_plan(const Problem& problem, const Layout& src, cons
 /// than the balanced plan, whose exchanges of prime atoms leave x for the permute.
 std::optional<Moves> sorted_plan(const Problem& problem, const Layout& src, const Layout& dst);
 
-/// Slow-first plan (synth_slow_first.cpp): slices, one permute to a layout that holds,
+/// Slow-first plans (synth_slow_first.cpp): slices, one permute to a layout that holds,
 /// per target dim, a prefix of the target's atoms with all of those on `slow` axes (per
 /// mesh axis index), the source's atoms the target leaves replicated, and target atoms
 /// parked for later (fewest first, until the slices can make up its tile counts), then
 /// all_to_alls of the parked atoms and all_gathers, on fast axes where the target puts
-/// no slow atom after a fast one. With `exchange`, the slices alone never make up the
-/// counts: an all_to_all of a minor block of fast source atoms into another dim comes
-/// before the permute. With `gather_elsewhere`, the atoms the target leaves replicated
-/// all sit in one dim (each dim in turn) of the permute's target, not in their own.
-/// nullopt where the target has no slow atom or no such layout is found within a few
-/// hundred tries (each variant returns the first it finds; the engine prices them).
-std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, const Layout& dst,
-                                     const std::vector<bool>& slow, bool exchange = false,
-                                     bool gather_elsewhere = false);
+/// no slow atom after a fast one. Each variant's first plan over the same layouts, or
+/// nullopt where the target has no slow atom or none is found within a few hundred tries
+/// (one variant's first plan is often worse than another's; the engine prices them).
+struct SlowFirstPlans {
+  std::optional<Moves> slices_only;
+  /// Slices, then an all_to_all of a minor block of fast source atoms into another dim
+  /// (the slices alone never make up the counts), then the permute.
+  std::optional<Moves> exchange_first;
+  /// As `exchange_first`, with the atoms the target leaves replicated all in one dim
+  /// (each dim in turn) of the permute's target, gathered there together.
+  std::optional<Moves> gathered_together;
+};
+SlowFirstPlans slow_first_plans(const Problem& problem, const Layout& src, const Layout& dst,
+                                const std::vector<bool>& slow);
 
 /// Count-matched plan: slice each dim to the lcm of its source and target tile
 /// counts, one collective_permute to the target plus replicated factors, gathers.

@@ -40,9 +40,6 @@ constexpr int kMaxExchanges = 512;
 /// Atoms parked at most.
 constexpr std::size_t kMaxParked = 4;
 
-/// The target dim of `atom` under `dst`; -1 when the target leaves it replicated.
-int target_dim(const Layout& dst, const Factor& atom) { return locate(dst, atom).first; }
-
 /// Assigns each atom of `pool` (from `next` on) to a dim whose remaining ratio its size
 /// divides, the dim it has in `middle` first; true when every ratio ends at 1.
 bool assign_slices(const Factors& pool, std::size_t next, Counts& ratio, const Layout& middle,
@@ -179,7 +176,6 @@ std::optional<Moves> through(const Problem& problem, const Layout& src, const La
         Counts moved = have;
         moved[a] /= size;
         moved[b] *= size;
-        if (problem.frame.globals[b] % moved[b] != 0) continue;
         if (auto slices = slices_for(problem, moved, want, pool, middle, static_cast<int>(a)))
           if (auto plan = plan_through(problem, src, dst, *slices,
                                        all_to_all_move(static_cast<int>(a), static_cast<int>(b),
@@ -194,28 +190,22 @@ std::optional<Moves> through(const Problem& problem, const Layout& src, const La
 
 }  // namespace
 
-std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, const Layout& dst,
-                                     const std::vector<bool>& slow, bool exchange, bool gather_elsewhere) {
+SlowFirstPlans slow_first_plans(const Problem& problem, const Layout& src, const Layout& dst,
+                                const std::vector<bool>& slow) {
+  SlowFirstPlans out;
   const std::size_t rank = dst.dims.size();
-  auto is_slow = [&](const Factor& f) { return slow[static_cast<std::size_t>(f.axis)]; };
   // Per target dim, the shortest prefix that holds all its slow atoms.
   std::vector<std::size_t> least(rank, 0);
-  bool any = false;
   for (std::size_t d = 0; d < rank; ++d)
     for (std::size_t i = 0; i < dst.dims[d].size(); ++i)
-      if (is_slow(dst.dims[d][i])) {
-        least[d] = i + 1;
-        any = true;
-      }
-  if (!any) return std::nullopt;
+      if (slow[static_cast<std::size_t>(dst.dims[d][i].axis)]) least[d] = i + 1;
+  if (std::all_of(least.begin(), least.end(), [](std::size_t n) { return n == 0; })) return out;
   // The source's atoms the target leaves replicated stay in their dim, to be gathered.
   Layout gone;
   gone.dims.resize(rank);
   for (std::size_t d = 0; d < rank; ++d)
     for (const auto& f : src.dims[d])
       if (!contains(dst, f)) gone.dims[d].push_back(f);
-  if (gather_elsewhere && std::all_of(gone.dims.begin(), gone.dims.end(), [](const Factors& f) { return f.empty(); }))
-    return std::nullopt;
   Factors pool;  // the target's atoms the source does not use: sliced in
   for (const auto& d : dst.dims)
     for (const auto& f : d)
@@ -229,7 +219,33 @@ std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, 
   std::stable_sort(cuts.begin(), cuts.end(), [](const auto& a, const auto& b) {
     return std::accumulate(a.begin(), a.end(), std::size_t{0}) < std::accumulate(b.begin(), b.end(), std::size_t{0});
   });
-  int tries = kMaxTries, exchanges = kMaxExchanges;
+  // The three variants walk the same layouts, each with its own budgets, until each has
+  // its first plan. `together`: the dim all dropped atoms go to, -1 for their own dims.
+  struct Variant {
+    std::optional<Moves>* plan;
+    bool exchange, together;
+    bool done = false;
+    int tries = kMaxTries, exchanges = kMaxExchanges;
+  };
+  const bool any_gone = std::any_of(gone.dims.begin(), gone.dims.end(), [](const Factors& f) { return !f.empty(); });
+  Variant variants[] = {{&out.slices_only, false, false},
+                        {&out.exchange_first, true, false},
+                        {&out.gathered_together, true, true, !any_gone}};
+  auto middle_of = [&](const std::vector<std::size_t>& parked_from, const Factors& parked,
+                       const std::vector<std::size_t>& where, int together) {
+    Layout middle;
+    middle.dims.resize(rank);
+    for (std::size_t d = 0; d < rank; ++d) {
+      Factors& m = middle.dims[d];
+      m.assign(dst.dims[d].begin(), dst.dims[d].end() - static_cast<std::ptrdiff_t>(parked_from[d]));
+      for (std::size_t e = 0; e < rank; ++e)
+        if (together < 0 ? e == d : static_cast<int>(d) == together)
+          m.insert(m.end(), gone.dims[e].begin(), gone.dims[e].end());
+      for (std::size_t i = 0; i < parked.size(); ++i)
+        if (where[i] == d) m.push_back(parked[i]);
+    }
+    return middle;
+  };
   for (const auto& parked_from : cuts) {
     Factors parked;
     for (std::size_t d = 0; d < rank; ++d)
@@ -239,31 +255,25 @@ std::optional<Moves> slow_first_plan(const Problem& problem, const Layout& src, 
       bool elsewhere = true;
       for (std::size_t i = 0; i < parked.size() && elsewhere; ++i)
         elsewhere = static_cast<int>(where[i]) != target_dim(dst, parked[i]);
-      // The atoms the target drops stay in their dims, or (`gather_elsewhere`) all go to
-      // one other dim.
-      const int first = gather_elsewhere ? 0 : -1, last = gather_elsewhere ? static_cast<int>(rank) : 0;
-      for (int together = first; elsewhere && together < last; ++together) {
-        if (--tries < 0) return std::nullopt;
-        Layout middle;
-        middle.dims.resize(rank);
-        for (std::size_t d = 0; d < rank; ++d) {
-          Factors& m = middle.dims[d];
-          m.assign(dst.dims[d].begin(), dst.dims[d].end() - static_cast<std::ptrdiff_t>(parked_from[d]));
-          for (std::size_t e = 0; e < rank; ++e)
-            if (together < 0 ? e == d : static_cast<int>(d) == together)
-              m.insert(m.end(), gone.dims[e].begin(), gone.dims[e].end());
-          for (std::size_t i = 0; i < parked.size(); ++i)
-            if (where[i] == d) m.push_back(parked[i]);
+      for (auto& v : variants) {
+        const int first = v.together ? 0 : -1, last = v.together ? static_cast<int>(rank) : 0;
+        for (int together = first; elsewhere && !v.done && together < last; ++together) {
+          if (--v.tries < 0) {
+            v.done = true;
+            break;
+          }
+          const Layout middle = middle_of(parked_from, parked, where, together);
+          if ((*v.plan = through(problem, src, dst, pool, middle, slow, v.exchange, v.exchanges))) v.done = true;
         }
-        if (auto moves = through(problem, src, dst, pool, middle, slow, exchange, exchanges)) return moves;
       }
+      if (std::all_of(std::begin(variants), std::end(variants), [](const Variant& v) { return v.done; })) return out;
       std::size_t i = 0;
       while (i < where.size() && where[i] + 1 == rank) where[i++] = 0;
       if (i == where.size()) break;
       ++where[i];
     }
   }
-  return std::nullopt;
+  return out;
 }
 
 }  // namespace redist::synth_detail

@@ -11,9 +11,6 @@ namespace redist::synth_detail {
 
 namespace {
 
-/// The target dim of `atom` under `dst`; -1 when the target leaves it replicated.
-int target_dim(const Layout& dst, const Factor& atom) { return locate(dst, atom).first; }
-
 /// True when every atom of dim `d` of `at` belongs there or nowhere under `dst`: atoms
 /// appended to it then never sit on one that must still leave.
 bool settled(const Layout& at, const Layout& dst, std::size_t d) {

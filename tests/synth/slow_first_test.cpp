@@ -14,18 +14,24 @@
 namespace redist::testing {
 namespace {
 
-// Returns the slow-first plan's text from `src` to `dst` on `mesh` under `cost_model`
-// (over the factor-level atoms, or the prime atoms: the seeds build both), or "none".
+// The slow-first variants (synth_builders.hpp SlowFirstPlans).
+enum class Variant { slices_only, exchange_first, gathered_together };
+
+// Returns the text of `variant`'s slow-first plan from `src` to `dst` on `mesh` under
+// `cost_model` (over the factor-level atoms, or the prime atoms: the seeds build both),
+// or "none".
 std::string slow_first_text(const char* mesh_text, const char* src_text, const char* dst_text,
-                            const char* cost_model, bool primes = false, bool exchange = false,
-                            bool gather_elsewhere = false) {
+                            const char* cost_model, bool primes = false, Variant variant = Variant::slices_only) {
   const Mesh mesh = parse_mesh(mesh_text).value();
   const DistType src = parse_type(src_text, mesh).value(), dst = parse_type(dst_text, mesh).value();
   const auto problem = synth_detail::make_problem(mesh, src, mesh, dst).value();
   const auto atoms = synth_detail::atomize(problem.frame, problem.src, problem.dst, primes);
   const auto slow = synth_detail::slow_axes(parse_cost_model(cost_model).value(), mesh);
   if (!atoms || slow.empty()) return "none";
-  const auto moves = synth_detail::slow_first_plan(problem, atoms->a, atoms->b, slow, exchange, gather_elsewhere);
+  const auto plans = synth_detail::slow_first_plans(problem, atoms->a, atoms->b, slow);
+  const auto& moves = variant == Variant::slices_only      ? plans.slices_only
+                      : variant == Variant::exchange_first ? plans.exchange_first
+                                                           : plans.gathered_together;
   return moves ? to_string(synth_detail::to_plan(*moves, mesh, src, mesh, dst)) : "none";
 }
 
@@ -87,7 +93,7 @@ TEST(SlowFirstPlan, AnIntraNodeExchangeBeforeThePermuteMeetsTheTileCounts) {
   const char* src = "f32[30, {y}120, {x:(2)2}60, {w,x:(1)2,z}240]";
   const char* dst = "f32[{y:(1)2}30, {z}120, {y:(2)3,x}60, 240]";
   EXPECT_EQ(slow_first_text(mesh, src, dst, "x = inter\n"), "none");
-  EXPECT_EQ(slow_first_text(mesh, src, dst, "x = inter\n", false, true),
+  EXPECT_EQ(slow_first_text(mesh, src, dst, "x = inter\n", false, Variant::exchange_first),
             "mesh {x:4, y:6, z:4, w:2}\nsource f32[30, {y}120, {x:(2)2}60, {w,x:(1)2,z}240]\n"
             "all_to_all(src=1, dst=2, axes={y})\ncollective_permute(to=f32[30, 120, {y:(2)3,x}60, {w,y:(1)2,z}240])\n"
             "all_to_all(src=3, dst=1, axes={z})\nall_to_all(src=3, dst=0, axes={y:(1)2})\n"
@@ -109,8 +115,8 @@ TEST(SlowFirstPlan, AtomsTheTargetDropsCanBeGatheredFromAnotherDim) {
       "mesh {x:16, y:4, z:4, w:2}\nsource bf16[2, {w,x:(2)8,y}192, {z}128]\nall_slice(dim=0, axes={x:(1)2})\n"
       "all_to_all(src=1, dst=2, axes={y})\ncollective_permute(to=bf16[{z:(1)2}2, {y,z:(2)2,w}192, {x}128])\n"
       "all_to_all(src=1, dst=2, axes={w})\nall_gather(dim=1, axes={y,z:(2)2})\ntarget bf16[{z:(1)2}2, 192, {x,w}128]\n";
-  EXPECT_EQ(slow_first_text(mesh, src, dst, "x = inter\n", false, true, true), plan);
-  EXPECT_EQ(slow_first_text(mesh, src, dst, "x = inter\n", true, true, true), plan);
+  EXPECT_EQ(slow_first_text(mesh, src, dst, "x = inter\n", false, Variant::gathered_together), plan);
+  EXPECT_EQ(slow_first_text(mesh, src, dst, "x = inter\n", true, Variant::gathered_together), plan);
   expect_times(mesh, src, dst, 8.01296, 8.01296);
 }
 
