@@ -20,7 +20,7 @@ struct Pair : BuilderPair {
 
 Pair pair_of(const char* mesh, const char* src, const char* dst) {
   Pair p{builder_pair(mesh, src, dst), {}};
-  p.ends = *synth_detail::valley_ends(p.problem.frame, p.primes, synth_detail::SlicePlacement::target_first);
+  p.ends = *synth_detail::valley_ends(p.problem.frame, p.atoms, synth_detail::SlicePlacement::target_first);
   return p;
 }
 
@@ -32,8 +32,8 @@ TEST(BalancedPlans, TheGreedyPathIsTheOnePlanWhereItMeets) {
   // {x:4, y:2}: f32[{x}16, {y}8] -> f32[{y}16, {x}8]: dim 0 has 4 tiles and wants 2, dim
   // 1 the reverse; moving x:(2)2 to dim 1 meets the counts, and a permute ends it.
   const Pair p = pair_of("{x:4, y:2}", "f32[{x}16, {y}8]", "f32[{y}16, {x}8]");
-  const auto greedy = balanced_plans(p.problem, p.primes, p.ends, true);
-  const auto searched = balanced_plans(p.problem, p.primes, p.ends, false);
+  const auto greedy = balanced_plans(p.problem, p.atoms, p.ends, true);
+  const auto searched = balanced_plans(p.problem, p.atoms, p.ends, false);
   ASSERT_EQ(greedy.size(), 1u);
   ASSERT_EQ(searched.size(), 1u);
   EXPECT_EQ(text_of(p, searched[0]), text_of(p, greedy[0]));
@@ -46,8 +46,8 @@ TEST(BalancedPlans, BacktrackingMeetsWhereTheGreedyPathIsStuck) {
   // Moving the largest block first (w:(2)8 from dim 1 into dim 0) leaves y major in dim
   // 0 with nothing to move it: the greedy path finds nothing. Moving y first meets.
   const Pair p = pair_of("{x:4, y:3, z:2, w:16}", "f32[{x,y}768, {w}1536, {z}48]", "f32[{w}768, {y,z}1536, 48]");
-  EXPECT_TRUE(balanced_plans(p.problem, p.primes, p.ends, true).empty());
-  const auto plans = balanced_plans(p.problem, p.primes, p.ends, false);
+  EXPECT_TRUE(balanced_plans(p.problem, p.atoms, p.ends, true).empty());
+  const auto plans = balanced_plans(p.problem, p.atoms, p.ends, false);
   ASSERT_EQ(plans.size(), 3u);
   EXPECT_EQ(text_of(p, plans[0]),
             "mesh {x:4, y:3, z:2, w:16}\nsource f32[{x,y}768, {w}1536, {z}48]\n"

@@ -17,7 +17,7 @@ using synth_detail::SlicePlacement;
 
 // Returns the direct plan's text under `placement`.
 std::string direct_text(const BuilderPair& p, SlicePlacement placement) {
-  const auto moves = synth_detail::direct_plan(p.problem, p.primes.a, p.primes.b, placement);
+  const auto moves = synth_detail::direct_plan(p.problem, p.atoms.a, p.atoms.b, placement);
   if (!moves) return "none";
   return to_string(synth_detail::to_plan(*moves, p.mesh, p.src, p.mesh, p.dst));
 }

@@ -6,9 +6,8 @@
 #include "redist/plan/plan_text.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "synth/src/seeds.hpp"
-#include "synth/src/synth_atoms.hpp"
 #include "synth/src/synth_builders.hpp"
-#include "synth/src/synth_scope.hpp"
+#include "synth/builder_pair.hpp"
 #include "synth/model_times.hpp"
 
 namespace redist::testing {
@@ -20,19 +19,16 @@ enum class Variant { slices_only, exchange_first, gathered_together };
 // Returns the text of `variant`'s slow-first plan from `src` to `dst` on `mesh` under
 // `cost_model` (over the factor-level atoms, or the prime atoms: the seeds build both),
 // or "none".
-std::string slow_first_text(const char* mesh_text, const char* src_text, const char* dst_text,
-                            const char* cost_model, bool primes = false, Variant variant = Variant::slices_only) {
-  const Mesh mesh = parse_mesh(mesh_text).value();
-  const DistType src = parse_type(src_text, mesh).value(), dst = parse_type(dst_text, mesh).value();
-  const auto problem = synth_detail::make_problem(mesh, src, mesh, dst).value();
-  const auto atoms = synth_detail::atomize(problem.frame, problem.src, problem.dst, primes);
-  const auto slow = synth_detail::slow_axes(parse_cost_model(cost_model).value(), mesh);
-  if (!atoms || slow.empty()) return "none";
-  const auto plans = synth_detail::slow_first_plans(problem, atoms->a, atoms->b, slow);
+std::string slow_first_text(const char* mesh, const char* src, const char* dst, const char* cost_model,
+                            bool primes = false, Variant variant = Variant::slices_only) {
+  const BuilderPair p = builder_pair(mesh, src, dst, primes);
+  const auto slow = synth_detail::slow_axes(parse_cost_model(cost_model).value(), p.mesh);
+  if (slow.empty()) return "none";
+  const auto plans = synth_detail::slow_first_plans(p.problem, p.atoms.a, p.atoms.b, slow);
   const auto& moves = variant == Variant::slices_only      ? plans.slices_only
                       : variant == Variant::exchange_first ? plans.exchange_first
                                                            : plans.gathered_together;
-  return moves ? to_string(synth_detail::to_plan(*moves, mesh, src, mesh, dst)) : "none";
+  return moves ? to_string(synth_detail::to_plan(*moves, p.mesh, p.src, p.mesh, p.dst)) : "none";
 }
 
 // Expects the default call's plan (no search) and the optimal plan of `src` -> `dst` on

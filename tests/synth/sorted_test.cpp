@@ -6,9 +6,8 @@
 #include "redist/plan/plan_text.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "synth/src/seeds.hpp"
-#include "synth/src/synth_atoms.hpp"
 #include "synth/src/synth_builders.hpp"
-#include "synth/src/synth_scope.hpp"
+#include "synth/builder_pair.hpp"
 #include "synth/model_times.hpp"
 
 namespace redist::testing {
@@ -16,14 +15,10 @@ namespace {
 
 // Returns the sorted plan's text from `src` to `dst` on `mesh` (over the factor-level
 // atoms, as the seeds build it), or "none".
-std::string sorted_text(const char* mesh_text, const char* src_text, const char* dst_text) {
-  const Mesh mesh = parse_mesh(mesh_text).value();
-  const DistType src = parse_type(src_text, mesh).value(), dst = parse_type(dst_text, mesh).value();
-  const auto problem = synth_detail::make_problem(mesh, src, mesh, dst).value();
-  const auto atoms = synth_detail::atomize(problem.frame, problem.src, problem.dst, false);
-  if (!atoms) return "none";
-  const auto moves = synth_detail::sorted_plan(problem, atoms->a, atoms->b);
-  return moves ? to_string(synth_detail::to_plan(*moves, mesh, src, mesh, dst)) : "none";
+std::string sorted_text(const char* mesh, const char* src, const char* dst) {
+  const BuilderPair p = builder_pair(mesh, src, dst, false);
+  const auto moves = synth_detail::sorted_plan(p.problem, p.atoms.a, p.atoms.b);
+  return moves ? to_string(synth_detail::to_plan(*moves, p.mesh, p.src, p.mesh, p.dst)) : "none";
 }
 
 // Harness case random21 of seed 777: z goes to dim 0 behind y, x to dim 1, and a permute
@@ -51,11 +46,10 @@ TEST(SortedPlan, TheDefaultCallReachesTheOptimumWithIt) {
 TEST(SortedPlan, ItSeedsOnlyUnderTwoLinkSpeeds) {
   // The sorted seed pays where a slow axis should cross its link once; under one speed
   // the builder does not run (its seed would add to the call's typing time).
-  const Mesh mesh = parse_mesh(kMesh).value();
-  const DistType src = parse_type(kSrc, mesh).value(), dst = parse_type(kDst, mesh).value();
-  const auto problem = synth_detail::make_problem(mesh, src, mesh, dst).value();
+  const BuilderPair p = builder_pair(kMesh, kSrc, kDst, false);
+  const Mesh& mesh = p.mesh;
   auto has_sorted = [&](const synth_detail::SeedOptions& options) {
-    for (const auto& plan : synth_detail::constructive_seeds(problem, mesh, src, mesh, dst, options))
+    for (const auto& plan : synth_detail::constructive_seeds(p.problem, mesh, p.src, mesh, p.dst, options))
       if (to_string(plan) == sorted_text(kMesh, kSrc, kDst)) return true;
     return false;
   };
