@@ -100,6 +100,7 @@ def plan(
     lets "synthesize" expand up to that many states from its constructive plans for a
     cheaper one, and as many again deeper towards the target where it cannot prove its
     plan within 10% of the optimal one, ten times as many where it cannot prove it within
+    1.5x, and ten times as many again, less deep, where that plan is still not within
     1.5x (default None: 100 where `cost_model` gives the mesh's axes two link speeds,
     which brings the plan within 5% of the optimal one on 93% of docs/results.md's random
     cases, else 0: the cheapest constructive plan, which over one link speed already is).
