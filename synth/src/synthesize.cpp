@@ -36,7 +36,7 @@ constexpr double kDeepPassBoundWeight = 2.0;
 /// look dear, which weight 2 runs past (a fast exchange before the permute): on six
 /// random suites of 400 it took the plans above 1.5x the optimum from 7 to 1 (docs/
 /// results.md "A second deep pass"). Run on every plan the first pass leaves unproved, it
-/// made 3 more plans cheaper, at about twice the 99th-percentile call time.
+/// made 3 more plans cheaper, at 1.3x the 90th-percentile call time.
 constexpr double kSecondDeepPassBoundWeight = 1.2;
 /// Where the plain pass ends without proving its plan within this factor of the least
 /// modeled time, the deep pass has kDeepPassScale times the budget. Every plan above
