@@ -110,8 +110,9 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   limits.require_seed = true;
   // The bounded search from the cheapest valid plan of `from`: the plain pass, then,
   // where it ends at its budget without proving its plan within the gap, the deep pass
-  // from that plan, longer where the plan is far from proved. No plan when none of
-  // `from` is valid.
+  // from that plan, longer where the plan is far from proved, and where the deep pass
+  // leaves it still far, the second deep pass from its plan. No plan when none of `from`
+  // is valid.
   auto bounded = [&](const std::vector<Plan>& from) -> Result<engine_detail::EngineResult> {
     auto plain = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, from, limits);
     if (!plain || !plain->plan || plain->stopped.empty() || expansions <= 0) return plain;

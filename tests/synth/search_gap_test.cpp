@@ -54,6 +54,17 @@ engine_detail::EngineResult search(const CostModel& model, const Mesh& mesh, con
   return search(model, mesh, src, dst, limits);
 }
 
+/// Returns the limits of the default call's plain pass: its budget and gap, 16 permute
+/// targets a state, from a valid seed only.
+engine_detail::EngineLimits default_plain_pass() {
+  engine_detail::EngineLimits limits;
+  limits.max_expanded = SynthOptions::kDefaultSearch;
+  limits.gap = SynthOptions{}.gap;
+  limits.max_permute_targets = 16;
+  limits.require_seed = true;
+  return limits;
+}
+
 /// Returns the modeled time of the default call's plan for `src` -> `dst` on `mesh` under
 /// `model`, after checking the plan is correct within the default bound (a test failure
 /// and infinity where the pair is refused).
@@ -211,11 +222,7 @@ TEST(SearchGap, TheDeepPassRunsLongerWhereThePlanIsFarFromProved) {
   const DistType dst = parse_type("f32[{y}384, {x}576]", mesh).value();
   const CostModel model = parse_cost_model("x = inter\n").value();
   const double optimal_us = 7.23168;
-  engine_detail::EngineLimits limits;  // the default call's plain pass (16 permute targets)
-  limits.max_expanded = SynthOptions::kDefaultSearch;
-  limits.gap = SynthOptions{}.gap;
-  limits.max_permute_targets = 16;
-  limits.require_seed = true;
+  engine_detail::EngineLimits limits = default_plain_pass();
   const auto plain = search(model, mesh, src, dst, limits);
   ASSERT_TRUE(plain.plan.has_value());
   EXPECT_FALSE(plain.stopped.empty());
@@ -245,14 +252,11 @@ TEST(SearchGap, ASecondDeepPassNearerAStarFindsWhatTheFirstMisses) {
   const DistType dst = parse_type("bf16[36, {x:(1)2}36, {z:(2)2}48, {y,w,x:(2)2}144]", mesh).value();
   const CostModel model = parse_cost_model("x = inter\n").value();
   const double optimal_us = 9.16432;
-  engine_detail::EngineLimits limits;  // the default call's plain pass (16 permute targets)
-  limits.max_expanded = SynthOptions::kDefaultSearch;
-  limits.gap = SynthOptions{}.gap;
-  limits.max_permute_targets = 16;
-  limits.require_seed = true;
+  engine_detail::EngineLimits limits = default_plain_pass();
   const auto plain = search(model, mesh, src, dst, limits);
   ASSERT_TRUE(plain.plan.has_value());
   EXPECT_FALSE(plain.stopped.empty());
+  EXPECT_LE(plain.least_us, optimal_us);
   EXPECT_GT(plain.time_us, 1.5 * plain.least_us);
   limits.bound_weight = 2;  // the first deep pass, ten times the budget
   limits.max_expanded = 10 * SynthOptions::kDefaultSearch;
