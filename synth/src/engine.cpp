@@ -163,9 +163,6 @@ std::vector<Step> steps_to(const Frame& frame, const Nodes& nodes, int goal) {
 }
 
 
-/// Relative slack under which two modeled times count as equal.
-bool cheaper(double a, double b) { return std::isinf(b) ? !std::isinf(a) : a < b - 1e-9 * std::max(1.0, b); }
-
 /// The state of `type` on `mesh` with the path flags.
 State flagged(const DistType& type, const Mesh& mesh, bool permuted, bool received) {
   State s = state_of(canonical(type, mesh), mesh, permuted);
@@ -513,10 +510,12 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
     ++result.expanded;
     edges.clear();
     const State s = nodes[at].state;
+    const double base = nodes[at].cost;
+    const EdgeLimit limit{base, best};
     if (at == 0 && !(written == s)) {
       // The source as written: its steps must name suffixes of the written factors
       // (x:(2)3 is no suffix of {x:(1)3,x:(3)2}); every type after a step is canonical.
-      append_collectives(frame, written, edges);
+      append_collectives(frame, written, limit, edges);
       for (auto& e : edges) canonicalize(e.to);
       if (!s.permuted) {
         // A permute to the source's own tiling moves nothing and re-spells it canonically.
@@ -529,10 +528,9 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
         if (!frame.mesh_change) edges.push_back(std::move(respell));
       }
     } else {
-      append_collectives(frame, s, edges);
+      append_collectives(frame, s, limit, edges);
     }
     append_permutes(frame, s, edges);
-    const double base = nodes[at].cost;
     for (auto& e : edges) {
       const double cost = base + e.time_us;
       const bool goal_state = is_goal(e.to);

@@ -90,13 +90,38 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
   }
 }
 
-/// Appends the fused all_to_alls of two moves from `s`: `first` (an all_to_all edge of
-/// `s`), then a move of a suffix of another dim (a later source dim, or the same target
-/// for the order to matter) or of what `first` leaves of its source dim, never out of
-/// `first`'s target nor into its source. Unpadded problems only (the typing rule).
-void append_fused(const Frame& frame, const Edge& first, int64_t bytes, std::vector<Edge>& out) {
-  const State& mid = first.to;
-  const auto src = static_cast<std::size_t>(first.move.dim), dst = static_cast<std::size_t>(first.move.dst);
+/// The tile count of each dim of a state.
+using Tiles = boost::container::small_vector<int64_t, 6>;
+
+/// The tile count of each dim of `s`.
+Tiles tiles_of(const State& s) {
+  Tiles tiles;
+  for (const auto& d : s.dims) tiles.push_back(product(d));
+  return tiles;
+}
+
+/// Bytes one device holds with `tiles` tiles per dim (padding included): local_bytes()
+/// of any state with those tile counts, known before the state is built.
+int64_t bytes_of(const Frame& frame, const Tiles& tiles) {
+  int64_t bytes = frame.elem_bytes;
+  for (std::size_t d = 0; d < tiles.size(); ++d) bytes *= (frame.globals[d] + tiles[d] - 1) / tiles[d];
+  return bytes;
+}
+
+/// Modeled time of a collective of `kind` over `axes` then `more` whose larger buffer is
+/// `bytes` (as time_of() over the two lists joined).
+double time_of(const Frame& frame, CollectiveKind kind, const Factors& axes, const Factors& more, int64_t bytes) {
+  return collective_time_us(kind, product(axes) * product(more), static_cast<double>(bytes),
+                            frame.model->link(slower(slowest(frame, axes), slowest(frame, more))));
+}
+
+/// Appends the fused all_to_alls of two moves from `s`: first the all_to_all of `axes`
+/// from dim `src` to dim `dst` that leads to `mid` (whose tile counts are `mid_tiles`),
+/// then a move of a suffix of another dim (a later source dim, or the same target for
+/// the order to matter) or of what the first leaves of its source dim, never out of
+/// `dst` nor into `src`. Unpadded problems only (the typing rule).
+void append_fused(const Frame& frame, const State& mid, const Tiles& mid_tiles, std::size_t src, std::size_t dst,
+                  const Factors& axes, int64_t bytes, const EdgeLimit& limit, std::vector<Edge>& out) {
   for (std::size_t d = 0; d < mid.dims.size(); ++d) {
     if (d == dst || mid.dims[d].empty()) continue;
     for_each_suffix(mid.dims[d], [&](const Factors& rest, const Factors& suffix) {
@@ -104,69 +129,87 @@ void append_fused(const Frame& frame, const Edge& first, int64_t bytes, std::vec
         // Moves of two source dims into two target dims give one state in either
         // order: only the lower source dim first.
         if (d2 == d || d2 == src || (d != src && d < src && d2 != dst)) continue;
-        if (frame.globals[d2] % (product(mid.dims[d2]) * product(suffix)) != 0) continue;
-        Edge e = first;
+        if (frame.globals[d2] % (mid_tiles[d2] * product(suffix)) != 0) continue;
+        Tiles tiles = mid_tiles;
+        tiles[d] = product(rest);
+        tiles[d2] *= product(suffix);
+        const int64_t after = bytes_of(frame, tiles);
+        if (after > frame.budget_bytes) continue;
+        const double time = time_of(frame, CollectiveKind::all_to_all, axes, suffix, std::max(bytes, after));
+        if (!limit.admits(time)) continue;
+        Edge& e = out.emplace_back(edge_from(mid, Move::Kind::all_to_all, src, dst, axes));
         e.move.fused.push_back({static_cast<int>(d), static_cast<int>(d2), suffix});
         e.to.dims[d] = rest;
         e.to.dims[d2].insert(e.to.dims[d2].end(), suffix.begin(), suffix.end());
         merge(e.to.dims[d2]);
-        if (local_bytes(frame, e.to) > frame.budget_bytes) continue;
-        Factors all = first.move.axes;
-        all.insert(all.end(), suffix.begin(), suffix.end());
-        e.time_us = time_of(frame, CollectiveKind::all_to_all, all, std::max(bytes, local_bytes(frame, e.to)));
-        out.push_back(std::move(e));
+        e.time_us = time;
       }
     });
   }
 }
 
-/// Appends the fused all_gathers of two parts from `s`: `first` (a gather edge of `s`),
-/// then a suffix of a later dim (the parts of two dims give one state in either order).
-/// Unpadded problems only (the typing rule).
-void append_fused_gathers(const Frame& frame, const Edge& first, std::vector<Edge>& out) {
-  const State& mid = first.to;
-  for (auto d = static_cast<std::size_t>(first.move.dim) + 1; d < mid.dims.size(); ++d) {
-    if (mid.dims[d].empty()) continue;
-    for_each_suffix(mid.dims[d], [&](const Factors& rest, const Factors& suffix) {
-      Edge e = first;
-      e.move.fused.push_back({static_cast<int>(d), 0, suffix});
-      e.to.dims[d] = rest;
-      const int64_t after = local_bytes(frame, e.to);
+/// Appends the fused all_gathers of two parts from `s`: first the gather of `axes` out of
+/// dim `dim`, which leaves it `rest` and the tile counts `mid_tiles`, then a suffix of a
+/// later dim (the parts of two dims give one state in either order). Unpadded problems
+/// only (the typing rule).
+void append_fused_gathers(const Frame& frame, const State& s, const Tiles& mid_tiles, std::size_t dim,
+                          const Factors& rest, const Factors& axes, const EdgeLimit& limit, std::vector<Edge>& out) {
+  for (std::size_t d = dim + 1; d < s.dims.size(); ++d) {
+    if (s.dims[d].empty()) continue;
+    for_each_suffix(s.dims[d], [&](const Factors& rest2, const Factors& suffix) {
+      Tiles tiles = mid_tiles;
+      tiles[d] = product(rest2);
+      const int64_t after = bytes_of(frame, tiles);
       if (after > frame.budget_bytes) return;
-      Factors all = first.move.axes;
-      all.insert(all.end(), suffix.begin(), suffix.end());
-      e.time_us = time_of(frame, CollectiveKind::all_gather, all, after);
-      out.push_back(std::move(e));
+      const double time = time_of(frame, CollectiveKind::all_gather, axes, suffix, after);
+      if (!limit.admits(time)) return;
+      Edge& e = out.emplace_back(edge_from(s, Move::Kind::gather, dim, 0, axes));
+      e.move.fused.push_back({static_cast<int>(d), 0, suffix});
+      e.to.dims[dim] = rest;
+      e.to.dims[d] = rest2;
+      e.time_us = time;
     });
   }
 }
 
-void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
+void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t bytes, const EdgeLimit& limit,
+                                    std::vector<Edge>& out) {
+  const bool fuse = !frame.padded && frame.fused_steps;
+  const Tiles tiles = tiles_of(s);
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     if (s.dims[d].empty()) continue;
     for_each_suffix(s.dims[d], [&](const Factors& rest, const Factors& suffix) {
-      if (!may_retile(frame, d, product(rest), product(s.dims[d]))) return;
-      Edge gather = edge_from(s, Move::Kind::gather, d, 0, suffix);
-      gather.to.dims[d] = rest;
-      const int64_t after = local_bytes(frame, gather.to);
+      if (!may_retile(frame, d, product(rest), tiles[d])) return;
+      Tiles gathered = tiles;
+      gathered[d] = product(rest);
+      const int64_t after = bytes_of(frame, gathered);
       if (after <= frame.budget_bytes) {
-        gather.time_us = time_of(frame, CollectiveKind::all_gather, suffix, after);
-        if (!frame.padded && frame.fused_steps) append_fused_gathers(frame, gather, out);
-        out.push_back(std::move(gather));
+        const double time = time_of(frame, CollectiveKind::all_gather, suffix, after);
+        if (fuse) append_fused_gathers(frame, s, gathered, d, rest, suffix, limit, out);
+        if (limit.admits(time)) {
+          Edge& gather = out.emplace_back(edge_from(s, Move::Kind::gather, d, 0, suffix));
+          gather.to.dims[d] = rest;
+          gather.time_us = time;
+        }
       }
       for (std::size_t d2 = 0; d2 < s.dims.size(); ++d2) {
         if (d2 == d) continue;
-        const int64_t t2 = product(s.dims[d2]);
+        const int64_t t2 = tiles[d2];
         if (!may_retile(frame, d2, t2, t2 * product(suffix))) continue;
+        Tiles moved_tiles = gathered;
+        moved_tiles[d2] = t2 * product(suffix);
+        const int64_t moved = bytes_of(frame, moved_tiles);
+        if (moved > frame.budget_bytes) continue;
+        const double time = time_of(frame, CollectiveKind::all_to_all, suffix, std::max(bytes, moved));
+        const bool admitted = limit.admits(time);
+        if (!admitted && !fuse) continue;
         Edge a2a = edge_from(s, Move::Kind::all_to_all, d, d2, suffix);
         a2a.to.dims[d] = rest;
         a2a.to.dims[d2].insert(a2a.to.dims[d2].end(), suffix.begin(), suffix.end());
         merge(a2a.to.dims[d2]);
-        const int64_t moved = local_bytes(frame, a2a.to);
-        if (moved > frame.budget_bytes) continue;
-        a2a.time_us = time_of(frame, CollectiveKind::all_to_all, suffix, std::max(bytes, moved));
-        if (!frame.padded && frame.fused_steps) append_fused(frame, a2a, bytes, out);
-        out.push_back(std::move(a2a));
+        a2a.time_us = time;
+        if (fuse) append_fused(frame, a2a.to, moved_tiles, d, d2, suffix, bytes, limit, out);
+        if (admitted) out.push_back(std::move(a2a));
       }
     });
   }
@@ -209,22 +252,27 @@ Factors without(const Factors& reduce, const Factors& removed) {
   return out;
 }
 
-void append_reductions(const Frame& frame, const State& s, int64_t bytes, std::vector<Edge>& out) {
+void append_reductions(const Frame& frame, const State& s, int64_t bytes, const EdgeLimit& limit,
+                       std::vector<Edge>& out) {
   if (s.reduce.empty()) return;
   for (const auto& pick : reduction_selections(s.reduce, false)) {
+    const double time = time_of(frame, CollectiveKind::all_reduce, pick, bytes);
+    if (!limit.admits(time)) continue;
     Edge e = edge_from(s, Move::Kind::all_reduce, 0, 0, pick);
     e.to.reduce = without(s.reduce, pick);
-    e.time_us = time_of(frame, CollectiveKind::all_reduce, pick, bytes);
+    e.time_us = time;
     out.push_back(std::move(e));
   }
   for (const auto& seq : reduction_selections(s.reduce, true)) {
     for (std::size_t d = 0; d < s.dims.size(); ++d) {
       if (!unpadded(frame, s, d) || frame.globals[d] % (product(s.dims[d]) * product(seq)) != 0) continue;
+      const double time = time_of(frame, CollectiveKind::reduce_scatter, seq, bytes);
+      if (!limit.admits(time)) continue;
       Edge e = edge_from(s, Move::Kind::reduce_scatter, d, 0, seq);
       e.to.reduce = without(s.reduce, seq);
       e.to.dims[d].insert(e.to.dims[d].end(), seq.begin(), seq.end());
       merge(e.to.dims[d]);
-      e.time_us = time_of(frame, CollectiveKind::reduce_scatter, seq, bytes);
+      e.time_us = time;
       out.push_back(std::move(e));
     }
   }
@@ -232,11 +280,11 @@ void append_reductions(const Frame& frame, const State& s, int64_t bytes, std::v
 
 }  // namespace
 
-void append_collectives(const Frame& frame, const State& s, std::vector<Edge>& out) {
+void append_collectives(const Frame& frame, const State& s, const EdgeLimit& limit, std::vector<Edge>& out) {
   const int64_t bytes = local_bytes(frame, s);
-  append_slices(frame, s, out);
-  append_gathers_and_all_to_alls(frame, s, bytes, out);
-  append_reductions(frame, s, bytes, out);
+  append_slices(frame, s, out);  // local: no time
+  append_gathers_and_all_to_alls(frame, s, bytes, limit, out);
+  append_reductions(frame, s, bytes, limit, out);
   append_add_pending(frame, s, out);
 }
 
