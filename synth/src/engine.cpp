@@ -542,11 +542,19 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
       const bool fresh = found < 0;
       const int id = fresh ? static_cast<int>(nodes.size()) : found;
       if (fresh) {
-        const double bound_us = lower_bound_us(frame, e.to);
         // A state that cannot beat the best plan (by more than the gap) is not kept: the
         // best plan only gets cheaper, and a cheaper path to it later finds it fresh (most
-        // states a search generates are such; keeping them filled its memory cap).
-        if (goal_state ? !cheaper(cost, best) : !cheaper((cost + bound_us) * slack, best)) continue;
+        // states a search generates are such; keeping them filled its memory cap). The
+        // bound stops once it shows that (`enough`: about where it does); a partial bound
+        // that does not prune is completed.
+        const double enough =
+            goal_state || std::isinf(best) ? INFINITY : (best - 1e-9 * std::max(1.0, best)) / slack - cost;
+        double bound_us = lower_bound_us(frame, e.to, enough);
+        const auto pruned = [&] {
+          return goal_state ? !cheaper(cost, best) : !cheaper((cost + bound_us) * slack, best);
+        };
+        if (bound_us >= enough && !pruned()) bound_us = lower_bound_us(frame, e.to);
+        if (pruned()) continue;
         nodes.push_back(Node{std::move(e.to), cost, bound_us, top.node, std::move(e.move), hash});
         index.insert(id, hash);
       } else {

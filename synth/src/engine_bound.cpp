@@ -318,7 +318,7 @@ DataBound data_bound(const Frame& frame, const State& s) {
 
 }  // namespace
 
-double lower_bound_us(const Frame& frame, const State& s) {
+double lower_bound_us(const Frame& frame, const State& s, double enough) {
   const State& t = frame.target;
   if (s.reduce != t.reduce) {
     // A reduction collective over a factor of size >= 2 remains, unless every pending
@@ -332,8 +332,16 @@ double lower_bound_us(const Frame& frame, const State& s) {
     return real || move ? frame.min_latency_us : 0;
   }
   if (!t.reduce.empty()) return 0;
-  const DataBound data = data_bound(frame, s);
   const Count count = count_bound(frame, s);
+  // The count alone bounds the plan by its latencies (the full bound below has at least
+  // as many steps and slow ones); where that reaches `enough`, the data argument, the
+  // dearer part, is skipped. The extra margin keeps it under the full bound through
+  // rounding.
+  if (enough < std::numeric_limits<double>::infinity()) {
+    const double latencies = count.slow * frame.slow_latency_us + (count.steps - count.slow) * frame.min_latency_us;
+    if (latencies * (1 - 1e-9) >= enough) return latencies * (1 - 1e-9);
+  }
+  const DataBound data = data_bound(frame, s);
   const int slow = std::max(count.slow, data.slow ? 1 : 0);
   const int steps = std::max({count.steps, slow, data.lacking ? 1 : 0});
   if (steps == 0) return 0;

@@ -80,6 +80,8 @@ double permute_time_us(const Frame& frame, const State& s, const Factors& s_free
 /// A lower bound on the modeled time of any plan from `s` to the target: every device
 /// must receive the target elements its shard lacks (at least the target's local size
 /// minus the largest possible overlap), at the fastest bandwidth, after one latency.
-double lower_bound_us(const Frame& frame, const State& s);
+/// Where a part of the bound, no more than the whole, already reaches `enough`, returns
+/// that part (a caller that prunes states whose bound reaches `enough` needs no more).
+double lower_bound_us(const Frame& frame, const State& s, double enough = INFINITY);
 
 }  // namespace redist::engine_detail
