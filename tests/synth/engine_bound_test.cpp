@@ -3,7 +3,8 @@
 // any plan's rest from one of its states would let the search prune that plan and
 // "prove" a dearer one, so the property walks every state of the default and the optimal
 // plan of random pairs, under random link classes, and compares the bound with the
-// modeled time of the steps still to run.
+// modeled time of the steps still to run; and the part of it the search asks for when
+// it only needs to know whether the bound reaches a threshold.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -45,6 +46,19 @@ TEST(EngineBound, ADeviceWhoseBlocksDifferLacksItsWholeTargetBlock) {
   // Where it is the target's major part in the other order, some device lacks its
   // block again.
   EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{x}8]", "f32[{y,x}8]"), 1 + 2 * 4 / 300e3, 1e-9);
+}
+
+TEST(EngineBound, StopsAtTheCountWhereThatReachesEnough) {
+  // {x:2, y:2} f32[{x}8] -> f32[{y}8]: one collective (1 us) and 16 bytes at 300 GB/s.
+  // Asked whether the bound reaches 0.5 us, the count's 1 us (less a margin of 1e-9)
+  // answers; asked about 1.5 us, the data argument completes the bound.
+  const Mesh mesh = mesh_of("{x:2, y:2}");
+  const DistType s = type_of("f32[{x}8]", mesh), d = type_of("f32[{y}8]", mesh);
+  const auto frame = make_frame(CostModel{}, mesh, s, mesh, d, INT64_MAX);
+  const auto state = state_of(canonical(s, mesh), mesh, false);
+  EXPECT_DOUBLE_EQ(lower_bound_us(frame, state, 0.5), 1 - 1e-9);
+  EXPECT_NEAR(lower_bound_us(frame, state, 1.5), 1 + 16 / 300e3, 1e-9);
+  EXPECT_EQ(lower_bound_us(frame, state, 1.5), lower_bound_us(frame, state));
 }
 
 TEST(EngineBound, TilingsThatDoNotNestLeaveSomeDeviceWithoutItsBlock) {
@@ -140,6 +154,14 @@ void check_bound_on_a_random_pair() {
       if (bound > rest + 1e-9 * std::max(1.0, rest)) {
         RC_LOG() << c << "\n";
         RC_FAIL(fmt::format("bound {} us above the {} us the plan still costs\n{}", bound, rest, to_string(plan)));
+      }
+      // A bound asked whether it reaches `enough` is the whole bound, or a part of it
+      // that reaches `enough` (the search prunes on it).
+      const double enough = bound * *rc::gen::inRange(0, 201) / 100;
+      const double part = lower_bound_us(frame, state, enough);
+      if (part > bound || (part != bound && part < enough)) {
+        RC_LOG() << c << "\n";
+        RC_FAIL(fmt::format("asked for {} us the bound gave {} us; the whole bound is {} us", enough, part, bound));
       }
     }
 }
