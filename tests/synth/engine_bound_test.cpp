@@ -54,7 +54,8 @@ TEST(EngineBound, StopsAtTheCountWhereThatReachesEnough) {
   // answers; asked about 1.5 us, the data argument completes the bound.
   const Mesh mesh = mesh_of("{x:2, y:2}");
   const DistType s = type_of("f32[{x}8]", mesh), d = type_of("f32[{y}8]", mesh);
-  const auto frame = make_frame(CostModel{}, mesh, s, mesh, d, INT64_MAX);
+  const CostModel model;  // the frame points to it
+  const auto frame = make_frame(model, mesh, s, mesh, d, INT64_MAX);
   const auto state = state_of(canonical(s, mesh), mesh, false);
   EXPECT_DOUBLE_EQ(lower_bound_us(frame, state, 0.5), 1 - 1e-9);
   EXPECT_NEAR(lower_bound_us(frame, state, 1.5), 1 + 16 / 300e3, 1e-9);
