@@ -147,22 +147,6 @@ TEST(EmitHlo, PaddedChunksArePaddedBeforeTheyAreCutAndTheirTailDropped) {
   EXPECT_NE(mlir.find("high = [3, 0]"), std::string::npos) << mlir;
 }
 
-TEST(EmitStableHlo, AnAllToAllsRelayoutRunsAfterThePermuteThatFollowsIt) {
-  // The permute takes the all_to_all's own result; the transpose and reshape that
-  // concatenate it follow the permute (XLA:CPU then writes them into the result).
-  const std::string text = stablehlo(
-      "mesh {x:2, y:2, z:2}\nsource f32[{z,x}4, 4, 2]\nall_slice(dim=1, axes={y})\n"
-      "all_to_all(src=0, dst=2, axes={x})\ncollective_permute(to=f32[{y}4, {z}4, {x}2])\n");
-  std::smatch a2a;
-  ASSERT_TRUE(std::regex_search(text, a2a, std::regex("(%v\\d+) = \"stablehlo.all_to_all\""))) << text;
-  const auto permute = text.find("\"stablehlo.collective_permute\"(" + a2a[1].str() + ")");
-  ASSERT_NE(permute, std::string::npos) << text;
-  const auto transpose = text.find("stablehlo.transpose");
-  ASSERT_NE(transpose, std::string::npos) << text;
-  EXPECT_GT(transpose, permute) << text;
-  EXPECT_EQ(count(text, "stablehlo.transpose"), 1) << text;
-}
-
 TEST(EmitHlo, APermuteWhoseSourcesServeTwoTargetsRunsInRounds) {
   // Derived pairs are a bijection: one collective-permute.
   EXPECT_EQ(count(hlo("mesh {x:2, y:2}\nsource f32[{x}8, 3]\ncollective_permute(to=f32[{y}8, 3])\n"),

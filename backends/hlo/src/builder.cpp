@@ -2,7 +2,6 @@
 
 #include "builder.hpp"
 
-#include <algorithm>
 #include <utility>
 
 namespace redist::hlo::detail {
@@ -20,25 +19,6 @@ ValueId Builder::reshape(ValueId value, std::vector<int64_t> shape) {
   const TensorType& from = type_of(value);
   if (from.shape == shape) return value;
   return add(Reshape{}, {value}, TensorType{from.elem, std::move(shape)});
-}
-
-std::vector<Instruction> Builder::take_relayout(ValueId& value) {
-  std::vector<Instruction> chain;
-  auto& instrs = program_.instrs;
-  while (value >= 0 && static_cast<std::size_t>(value) + 1 == instrs.size() && instrs.back().manual &&
-         instrs.back().operands.front() != kParameter &&
-         (std::holds_alternative<Reshape>(instrs.back().op) || std::holds_alternative<Transpose>(instrs.back().op))) {
-    chain.push_back(std::move(instrs.back()));
-    instrs.pop_back();
-    value = chain.back().operands.front();
-  }
-  std::reverse(chain.begin(), chain.end());
-  return chain;
-}
-
-ValueId Builder::replay(const std::vector<Instruction>& chain, ValueId value) {
-  for (const Instruction& instr : chain) value = add(instr.op, {value}, instr.type, instr.manual);
-  return value;
 }
 
 ValueId Builder::lookup(const std::vector<int64_t>& table) {

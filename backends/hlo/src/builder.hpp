@@ -31,15 +31,6 @@ class Builder {
   /// The first `shape` entries of `value` along every dim (a dynamic-slice at 0; no
   /// instruction when the shape is unchanged): drops a padded tail.
   ValueId prefix(ValueId value, const std::vector<int64_t>& shape);
-  /// Returns the reshapes and transposes that end the program at `value` (the last
-  /// instruction), in order, removed from it, and sets `value` to the value they
-  /// started from; none when the last instruction is another or `value` is not it. Such
-  /// a local relayout (an all_to_all's concatenation) may follow a collective-permute
-  /// instead: it is the same on every device, and XLA:CPU then writes it straight into
-  /// the next buffer (see lower_steps.cpp).
-  std::vector<Instruction> take_relayout(ValueId& value);
-  /// `chain` (from take_relayout) applied to `value` in order; returns the last result.
-  ValueId replay(const std::vector<Instruction>& chain, ValueId value);
   /// A channel id not used before in this module (1, 2, ...).
   int64_t next_channel() { return ++last_channel_; }
 

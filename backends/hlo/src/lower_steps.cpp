@@ -176,8 +176,9 @@ std::vector<std::vector<std::pair<int64_t, int64_t>>> permute_rounds(const Devic
   return rounds;
 }
 
-/// `value` moved between devices by `pairs`: one collective-permute per round.
-ValueId permute_buffer(Builder& b, const DevicePairs& pairs, ValueId value) {
+ValueId lower(Builder& b, const LoweredStep& step, const LoweredPermute& permute, ValueId value) {
+  const DevicePairs pairs = pair_table(permute, step.before.mesh, step.after.mesh);
+  if (std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == p.second; })) return value;
   const auto rounds = permute_rounds(pairs);
   const TensorType type = b.type_of(value);
   if (rounds.size() == 1) return b.add(CollectivePermute{rounds.front(), b.next_channel()}, {value}, type);
@@ -199,20 +200,6 @@ ValueId permute_buffer(Builder& b, const DevicePairs& pairs, ValueId value) {
   for (std::size_t d = 0; d < type.shape.size(); ++d) operands.push_back(b.zero());
   const ValueId mine = b.add(DynamicSlice{}, std::move(operands), TensorType{type.elem, stacked_shape});
   return b.reshape(mine, type.shape);
-}
-
-/// The permute moves whole buffers, so the local relayout that ends the step before it
-/// (an all_to_all's concatenation: a transpose and a reshape, the same on every device)
-/// runs after it instead. XLA:CPU then writes the relayout into the buffer that follows
-/// (the result, where the permute is last) and no longer holds the concatenated buffer
-/// beside the exchange's own: on `{x:2, y:2, z:2}` `f32[{z,x}4, 4, 2] -> f32[{y}4, {z}4,
-/// {x}2]` (A2A(2) CP(2)) the temporaries fall from 1 MiB to 768 KiB per device, XLA's
-/// own reshard's figure.
-ValueId lower(Builder& b, const LoweredStep& step, const LoweredPermute& permute, ValueId value) {
-  const DevicePairs pairs = pair_table(permute, step.before.mesh, step.after.mesh);
-  if (std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == p.second; })) return value;
-  const std::vector<Instruction> relayout = b.take_relayout(value);
-  return b.replay(relayout, permute_buffer(b, pairs, value));
 }
 
 ValueId lower(Builder& b, const LoweredStep& step, const LoweredReduceScatter& rs, ValueId value) {
