@@ -337,10 +337,9 @@ double lower_bound_us(const Frame& frame, const State& s, double enough) {
   // as many steps and slow ones); where that reaches `enough`, the data argument, the
   // dearer part, is skipped. The extra margin keeps it under the full bound through
   // rounding.
-  if (enough < std::numeric_limits<double>::infinity()) {
-    const double latencies = count.slow * frame.slow_latency_us + (count.steps - count.slow) * frame.min_latency_us;
-    if (latencies * (1 - 1e-9) >= enough) return latencies * (1 - 1e-9);
-  }
+  const double latencies =
+      (count.slow * frame.slow_latency_us + (count.steps - count.slow) * frame.min_latency_us) * (1 - 1e-9);
+  if (latencies >= enough) return latencies;
   const DataBound data = data_bound(frame, s);
   const int slow = std::max(count.slow, data.slow ? 1 : 0);
   const int steps = std::max({count.steps, slow, data.lacking ? 1 : 0});

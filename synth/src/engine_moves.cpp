@@ -90,24 +90,6 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
   }
 }
 
-/// The tile count of each dim of a state.
-using Tiles = boost::container::small_vector<int64_t, 6>;
-
-/// The tile count of each dim of `s`.
-Tiles tiles_of(const State& s) {
-  Tiles tiles;
-  for (const auto& d : s.dims) tiles.push_back(product(d));
-  return tiles;
-}
-
-/// Bytes one device holds with `tiles` tiles per dim (padding included): local_bytes()
-/// of any state with those tile counts, known before the state is built.
-int64_t bytes_of(const Frame& frame, const Tiles& tiles) {
-  int64_t bytes = frame.elem_bytes;
-  for (std::size_t d = 0; d < tiles.size(); ++d) bytes *= (frame.globals[d] + tiles[d] - 1) / tiles[d];
-  return bytes;
-}
-
 /// Modeled time of a collective of `kind` over `axes` then `more` whose larger buffer is
 /// `bytes` (as time_of() over the two lists joined).
 double time_of(const Frame& frame, CollectiveKind kind, const Factors& axes, const Factors& more, int64_t bytes) {
@@ -133,7 +115,7 @@ void append_fused(const Frame& frame, const State& mid, const Tiles& mid_tiles, 
         Tiles tiles = mid_tiles;
         tiles[d] = product(rest);
         tiles[d2] *= product(suffix);
-        const int64_t after = bytes_of(frame, tiles);
+        const int64_t after = local_bytes(frame, tiles);
         if (after > frame.budget_bytes) continue;
         const double time = time_of(frame, CollectiveKind::all_to_all, axes, suffix, std::max(bytes, after));
         if (!limit.admits(time)) continue;
@@ -159,7 +141,7 @@ void append_fused_gathers(const Frame& frame, const State& s, const Tiles& mid_t
     for_each_suffix(s.dims[d], [&](const Factors& rest2, const Factors& suffix) {
       Tiles tiles = mid_tiles;
       tiles[d] = product(rest2);
-      const int64_t after = bytes_of(frame, tiles);
+      const int64_t after = local_bytes(frame, tiles);
       if (after > frame.budget_bytes) return;
       const double time = time_of(frame, CollectiveKind::all_gather, axes, suffix, after);
       if (!limit.admits(time)) return;
@@ -182,7 +164,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
       if (!may_retile(frame, d, product(rest), tiles[d])) return;
       Tiles gathered = tiles;
       gathered[d] = product(rest);
-      const int64_t after = bytes_of(frame, gathered);
+      const int64_t after = local_bytes(frame, gathered);
       if (after <= frame.budget_bytes) {
         const double time = time_of(frame, CollectiveKind::all_gather, suffix, after);
         if (fuse) append_fused_gathers(frame, s, gathered, d, rest, suffix, limit, out);
@@ -198,7 +180,7 @@ void append_gathers_and_all_to_alls(const Frame& frame, const State& s, int64_t 
         if (!may_retile(frame, d2, t2, t2 * product(suffix))) continue;
         Tiles moved_tiles = gathered;
         moved_tiles[d2] = t2 * product(suffix);
-        const int64_t moved = bytes_of(frame, moved_tiles);
+        const int64_t moved = local_bytes(frame, moved_tiles);
         if (moved > frame.budget_bytes) continue;
         const double time = time_of(frame, CollectiveKind::all_to_all, suffix, std::max(bytes, moved));
         const bool admitted = limit.admits(time);

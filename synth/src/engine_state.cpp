@@ -49,14 +49,19 @@ bool fits(const State& s, const Factor& f) {
   return true;
 }
 
-int64_t local_bytes(const Frame& frame, const State& s) {
+Tiles tiles_of(const State& s) {
+  Tiles tiles;
+  for (const auto& d : s.dims) tiles.push_back(product(d));
+  return tiles;
+}
+
+int64_t local_bytes(const Frame& frame, const Tiles& tiles) {
   int64_t bytes = frame.elem_bytes;
-  for (std::size_t d = 0; d < s.dims.size(); ++d) {
-    const int64_t t = product(s.dims[d]);
-    bytes *= (frame.globals[d] + t - 1) / t;
-  }
+  for (std::size_t d = 0; d < tiles.size(); ++d) bytes *= (frame.globals[d] + tiles[d] - 1) / tiles[d];
   return bytes;
 }
+
+int64_t local_bytes(const Frame& frame, const State& s) { return local_bytes(frame, tiles_of(s)); }
 
 Factors free_regions(const Frame& frame, const State& s) {
   Factors used = s.reduce;

@@ -80,6 +80,13 @@ struct Frame {
 bool compatible(const Factor& a, const Factor& b);
 /// True when `f` is compatible with every factor `s` uses.
 bool fits(const State& s, const Factor& f);
+/// The tile count of each dim of a state.
+using Tiles = boost::container::small_vector<int64_t, 6>;
+/// Returns the tile count of each dim of `s`.
+Tiles tiles_of(const State& s);
+/// Bytes one device holds with `tiles` tiles per dim (padding included): what any
+/// state of those tile counts holds, known before the state is built.
+int64_t local_bytes(const Frame& frame, const Tiles& tiles);
 /// Bytes one device holds under `s` (padding included).
 int64_t local_bytes(const Frame& frame, const State& s);
 /// The factors of each axis that `s` does not use, each a maximal gap, in axis order.
