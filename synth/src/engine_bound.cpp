@@ -20,7 +20,8 @@
 // dim is the array with the slow factors' digits fixed (global / their product) and what
 // it needs likewise under the target's tiling; their overlap is again at most the
 // smaller, per dim. When M > 0 one of the steps runs at the slow class, so its latency
-// is at least that class's.
+// is at least that class's. On a change of device order the argument holds after the
+// permute (state, target and steps are then all on the target mesh), not before it.
 //
 // Count: a dim that all_slices cannot turn into the target's (it is not a prefix of
 // it) needs a gather or all_to_all out of it, or the permute. A collective takes a suffix
@@ -40,8 +41,10 @@
 // M > 0. It costs at least s slow latencies and k - s least ones.
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -281,15 +284,146 @@ double device_lack(const Frame& frame, const State& s) {
   return need > overlap ? need - overlap : 0;
 }
 
-/// The elements per member that a fast group lacks under `s` (the argument above), on
-/// the worst group; 0 with one link speed or a change of device order (groups are then
-/// of other devices).
-double group_lack_per_member(const Frame& frame, const State& s) {
+/// Sets `out` to the blocks of `factors` (major first; blocks of `block` elements of a
+/// dim of `global`) whose factors on slow-class axes take the digits of the slow
+/// coordinates `coords`: what a fast group's members hold, or need, in one dim, as
+/// ascending element intervals. The fast factors after the last slow one vary fastest,
+/// so each run of them is one interval.
+void group_intervals(const Frame& frame, const Factors& factors, const std::vector<int64_t>& coords, int64_t block,
+                     int64_t global, std::vector<std::pair<int64_t, int64_t>>& out) {
+  std::size_t end = factors.size();  // past the last slow factor
+  while (end > 0 && frame.classes[static_cast<std::size_t>(factors[end - 1].axis)] != *frame.slow_class) --end;
+  int64_t run = block;
+  for (std::size_t k = end; k < factors.size(); ++k) run *= factors[k].size;
+  out.assign(1, {0, 0});  // block prefixes, in `first`
+  for (std::size_t k = 0; k < end; ++k) {
+    const Factor& f = factors[k];
+    const auto a = static_cast<std::size_t>(f.axis);
+    const std::size_t n = out.size();
+    if (frame.classes[a] == *frame.slow_class) {
+      const int64_t digit = coords[a] / (frame.axis_sizes[a] / f.end()) % f.size;
+      for (auto& p : out) p.first = p.first * f.size + digit;
+      continue;
+    }
+    const auto size = static_cast<std::size_t>(f.size);
+    out.resize(n * size);
+    for (std::size_t i = n; i-- > 0;)  // from the back: each prefix's children after it
+      for (std::size_t k2 = size; k2-- > 0;) out[i * size + k2].first = out[i].first * f.size + static_cast<int64_t>(k2);
+  }
+  for (auto& p : out) {
+    p.first *= run;
+    p.second = std::min(p.first + run, global);
+  }
+}
+
+/// The elements two ascending interval lists share.
+double shared(const std::vector<std::pair<int64_t, int64_t>>& a, const std::vector<std::pair<int64_t, int64_t>>& b) {
+  double overlap = 0;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    overlap += static_cast<double>(
+        std::max<int64_t>(0, std::min(a[i].second, b[j].second) - std::max(a[i].first, b[j].first)));
+    if (a[i].second <= b[j].second) ++i;
+    else ++j;
+  }
+  return overlap;
+}
+
+/// The most fast groups the refined group argument checks.
+constexpr std::size_t kMaxGroups = 16;
+
+/// Fills the frame's memo of the groups the refined group argument checks: every
+/// combination of the slow axes' coordinates where there are at most kMaxGroups,
+/// else the corners of the first four slow axes (the least over some groups bounds the
+/// least over all from above, as for devices); and what each needs per dim.
+void prepare_groups(const Frame& frame) {
+  if (!frame.group_coords.empty()) return;
+  std::vector<std::size_t> axes;
+  int64_t combos = 1;
+  for (std::size_t a = 0; a < frame.axis_sizes.size(); ++a)
+    if (frame.classes[a] == *frame.slow_class && frame.axis_sizes[a] >= 2) {
+      axes.push_back(a);
+      combos = std::min(combos * frame.axis_sizes[a], static_cast<int64_t>(kMaxGroups) + 1);
+    }
+  const bool every = combos <= static_cast<int64_t>(kMaxGroups);
+  if (!every) {
+    if (axes.size() > 4) axes.resize(4);
+    combos = int64_t{1} << axes.size();
+  }
+  for (int64_t c = 0; c < combos; ++c) {
+    auto& coords = frame.group_coords.emplace_back(frame.axis_sizes.size(), 0);
+    int64_t rest = c;
+    for (const std::size_t a : axes) {
+      coords[a] = every ? rest % frame.axis_sizes[a] : (rest & 1) * (frame.axis_sizes[a] - 1);
+      rest = every ? rest / frame.axis_sizes[a] : rest >> 1;
+    }
+  }
+  for (std::size_t d = 0; d < frame.target.dims.size(); ++d) {
+    auto& needs = frame.group_needs.emplace_back();
+    const int64_t global = frame.globals[d];
+    for (const auto& coords : frame.group_coords)
+      group_intervals(frame, frame.target.dims[d], coords, global / product(frame.target.dims[d]), global,
+                      needs.emplace_back());
+  }
+}
+
+/// The least that some fast group holds of what it needs in `dims` (tilings that do not
+/// nest), in elements, multiplied over them, over the groups prepare_groups() lists.
+double least_group_overlap(const Frame& frame, const State& s, const std::vector<std::size_t>& dims) {
+  prepare_groups(frame);
+  auto slow = [&](const Factor& f) { return frame.classes[static_cast<std::size_t>(f.axis)] == *frame.slow_class; };
+  std::array<double, kMaxGroups> overlap;  // per group
+  const std::size_t groups = frame.group_coords.size();
+  std::fill_n(overlap.begin(), groups, 1.0);
+  thread_local std::vector<std::pair<int64_t, int64_t>> held;  // scratch: the search bounds millions of states
+  for (const std::size_t d : dims) {
+    const Factors& have = s.dims[d];
+    const int64_t global = frame.globals[d];
+    if (std::none_of(have.begin(), have.end(), slow) &&
+        std::none_of(frame.target.dims[d].begin(), frame.target.dims[d].end(), slow)) {
+      for (std::size_t c = 0; c < groups; ++c) overlap[c] *= static_cast<double>(global);  // all held, all needed
+      continue;
+    }
+    const int64_t block = (global + product(have) - 1) / product(have);
+    for (std::size_t c = 0; c < groups; ++c) {
+      group_intervals(frame, have, frame.group_coords[c], block, global, held);
+      overlap[c] *= shared(held, frame.group_needs[d][c]);
+    }
+  }
+  return *std::min_element(overlap.begin(), overlap.begin() + static_cast<std::ptrdiff_t>(groups));
+}
+
+/// What the worst fast group needs and holds of it (elements) under `s`, by nesting
+/// tilings and by sizes, and the dims whose tilings do not nest; none with one link
+/// speed, or before the permute of a change of device order (a fast step before it may
+/// bring data into the target mesh's group from devices outside it; after it, the state
+/// and every remaining step are on the target mesh).
+struct GroupHolding {
+  double need = 0;
+  double held = 0;
+  Nesting nesting;
+};
+std::optional<GroupHolding> group_holding(const Frame& frame, const State& s) {
   const CostModel& m = *frame.model;
-  if (m.intra.bandwidth_gbps == m.inter.bandwidth_gbps || frame.mesh_change) return 0;
+  if (m.intra.bandwidth_gbps == m.inter.bandwidth_gbps || (frame.mesh_change && !s.permuted)) return std::nullopt;
   auto is_slow = [&](int axis) { return frame.classes[static_cast<std::size_t>(axis)] == *frame.slow_class; };
-  const auto [need, held] = worst_lack(frame, s, is_slow, true);
-  return need > held ? (need - held) / frame.fast_group_size : 0;
+  GroupHolding g;
+  std::tie(g.need, g.held) = worst_lack(frame, s, is_slow, true, &g.nesting);
+  return g;
+}
+
+/// True when least_group_overlap() may lower what `g` says the worst group holds.
+bool refinable(const GroupHolding& g) { return g.held > 0 && !g.nesting.loose.empty(); }
+
+/// `g` with what the worst group holds refined in the dims whose tilings do not nest.
+GroupHolding refined(const Frame& frame, const State& s, GroupHolding g) {
+  g.held = std::min(g.held, g.nesting.held * least_group_overlap(frame, s, g.nesting.loose));
+  return g;
+}
+
+/// The elements per member that the worst fast group lacks (M of the argument above).
+double lack_per_member(const Frame& frame, const std::optional<GroupHolding>& g) {
+  return g && g->need > g->held ? (g->need - g->held) / frame.fast_group_size : 0;
 }
 
 /// The data argument's bound: its bytes over the links (no latency) and whether a step
@@ -300,13 +434,9 @@ struct DataBound {
   bool slow = false;     // M > 0
 };
 
-/// The data argument's bound; none when the target shard is padded.
-DataBound data_bound(const Frame& frame, const State& s) {
-  for (std::size_t d = 0; d < frame.target.dims.size(); ++d)
-    if (frame.globals[d] % product(frame.target.dims[d]) != 0) return {};
-  // (Before the permute of a change of device order the source's devices are others.)
-  const double lack = device_lack(frame, s);                 // D
-  const double slow_lack = group_lack_per_member(frame, s);  // M
+/// The data argument's bound from what a device lacks (D) and what a fast group lacks
+/// per member (M), in elements.
+DataBound data_bound(const Frame& frame, double lack, double slow_lack) {
   if (lack == 0 && slow_lack == 0) return {};
   const CostModel& m = *frame.model;
   const double slow_bandwidth = std::min(m.intra.bandwidth_gbps, m.inter.bandwidth_gbps);
@@ -314,6 +444,13 @@ DataBound data_bound(const Frame& frame, const State& s) {
   return {slow_lack * bytes / (slow_bandwidth * 1e3) +
               std::max(0.0, lack - slow_lack) * bytes / (frame.max_bandwidth_gbps * 1e3),
           true, slow_lack > 0};
+}
+
+/// True when the target's shard is padded (the data argument then does not apply).
+bool padded_target(const Frame& frame) {
+  for (std::size_t d = 0; d < frame.target.dims.size(); ++d)
+    if (frame.globals[d] % product(frame.target.dims[d]) != 0) return true;
+  return false;
 }
 
 }  // namespace
@@ -340,13 +477,21 @@ double lower_bound_us(const Frame& frame, const State& s, double enough) {
   const double latencies =
       (count.slow * frame.slow_latency_us + (count.steps - count.slow) * frame.min_latency_us) * (1 - 1e-9);
   if (latencies >= enough) return latencies;
-  const DataBound data = data_bound(frame, s);
-  const int slow = std::max(count.slow, data.slow ? 1 : 0);
-  const int steps = std::max({count.steps, slow, data.lacking ? 1 : 0});
-  if (steps == 0) return 0;
-  const double bound = slow * frame.slow_latency_us + (steps - slow) * frame.min_latency_us + data.time_us;
-  // Slightly under the exact figure, so that rounding never makes the bound exceed it.
-  return bound * (1 - 1e-12);
+  auto bound_with = [&](const DataBound& data) {
+    const int slow = std::max(count.slow, data.slow ? 1 : 0);
+    const int steps = std::max({count.steps, slow, data.lacking ? 1 : 0});
+    const double bound = slow * frame.slow_latency_us + (steps - slow) * frame.min_latency_us + data.time_us;
+    // Slightly under the exact figure, so that rounding never makes the bound exceed it.
+    return bound * (1 - 1e-12);
+  };
+  if (padded_target(frame)) return bound_with({});
+  const double lack = device_lack(frame, s);  // D
+  const auto group = group_holding(frame, s);
+  const double bound = bound_with(data_bound(frame, lack, lack_per_member(frame, group)));
+  // The group argument refined where tilings do not nest (dearer) only raises the bound,
+  // and only where the rest does not already reach `enough`.
+  if (bound >= enough || !group || !refinable(*group)) return bound;
+  return bound_with(data_bound(frame, lack, lack_per_member(frame, refined(frame, s, *group))));
 }
 
 }  // namespace redist::engine_detail

@@ -74,6 +74,11 @@ struct Frame {
   std::vector<std::pair<State, State>> permute_hints;
   /// Memo of the permute search: per (dim, tile count), the target-derived dim lists.
   mutable std::unordered_map<uint64_t, std::vector<Factors>> permute_options;
+  /// Memo of the lower bound's group argument (engine_bound.cpp), filled on first use:
+  /// the fast groups it checks where tilings do not nest (their slow-class coordinates),
+  /// and per dim and group the element intervals the group needs.
+  mutable std::vector<std::vector<int64_t>> group_coords;
+  mutable std::vector<std::vector<std::vector<std::pair<int64_t, int64_t>>>> group_needs;
 };
 
 /// True when two factors may appear in one type (as core's compatible()).

@@ -92,6 +92,19 @@ TEST(EngineBound, AFastGroupLacksWhatItsSlowDigitsDoNotHold) {
               5 + 2.61696 + 0.21808, 1e-9);
 }
 
+TEST(EngineBound, AFastGroupWhoseTilingsDoNotNestLacksWhatNoMemberHolds) {
+  // {x:6, y:2}, x inter-node: f32[{x:(1)2,y,x:(2)3}12] -> f32[{x}12]. A fast group (one
+  // x = 3 x1 + x2, both y) holds the source's elements 6 x1 + x2 and 6 x1 + 3 + x2, and
+  // needs [6 x1 + 2 x2, +2): the group with x2 = 1 holds neither element it needs
+  // (the tilings do not nest, so by sizes alone it could hold both). It lacks 2
+  // elements, 1 per member over the slow link (4 bytes at 25 GB/s); a device lacks 2,
+  // the other over a fast link; one step, at the slow latency (5 us).
+  const Mesh mesh = mesh_of("{x:6, y:2}");
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  EXPECT_NEAR(source_bound(model, mesh, "f32[{x:(1)2,y,x:(2)3}12]", "f32[{x}12]"), 5 + 4 / 25e3 + 4 / 300e3, 1e-9);
+}
+
 TEST(EngineBound, TheCountChargesOneStepPerTwoDimsAfterThePermute) {
   // After the permute dims 0 and 1 both have a factor to take out, which one fused
   // all_gather does: one collective, not two. x's factor is slow, so that one runs at
@@ -108,6 +121,23 @@ TEST(EngineBound, TheCountChargesOneStepPerTwoDimsAfterThePermute) {
   EXPECT_NEAR(lower_bound_us(frame, state), 5 + data, 1e-9);
   state.permuted = true;
   EXPECT_NEAR(lower_bound_us(frame, state), 5 + data, 1e-9);
+}
+
+TEST(EngineBound, AFastGroupArgumentHoldsAfterTheChangeOfDeviceOrder) {
+  // The example above with the device order changed along y (devices [1,0,3,2]). After
+  // the permute the state, the target and every step left are on the new order, so a
+  // fast group (one x) still lacks the 8 elements of the other x, 4 per member over the
+  // slow link. Before it, a fast step may bring a group data from devices outside it,
+  // so only what a device lacks counts: 12 elements by block sizes (the blocks are of
+  // other devices), at least one step, all of it possibly on fast links.
+  const Mesh mesh = mesh_of("{x:2, y:2}"), reordered = parse_mesh("{x:2, y:2} devices=[1,0,3,2]").value();
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  const DistType src = type_of("f32[{y}4, {x}4]", mesh), dst = type_of("f32[4, 4]", reordered);
+  const auto frame = make_frame(model, mesh, src, reordered, dst, INT64_MAX);
+  EXPECT_NEAR(lower_bound_us(frame, state_of(canonical(src, mesh), mesh, false)), 1 + 12 * 4 / 300e3, 1e-9);
+  const auto after = state_of(canonical(type_of("f32[{y}4, {x}4]", reordered), reordered), reordered, true);
+  EXPECT_NEAR(lower_bound_us(frame, after), 5 + 4 * 4 / 25e3 + (12 - 4) * 4 / 300e3, 1e-9);
 }
 
 /// The states of `plan` as the engine writes them (canonical, with its permute flag)
