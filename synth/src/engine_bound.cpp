@@ -19,9 +19,13 @@
 // least M over the slow bandwidth plus D - M over the fast one. What a group holds in a
 // dim is the array with the slow factors' digits fixed (global / their product) and what
 // it needs likewise under the target's tiling; their overlap is again at most the
-// smaller, per dim. When M > 0 one of the steps runs at the slow class, so its latency
-// is at least that class's. On a change of device order the argument holds after the
-// permute (state, target and steps are then all on the target mesh), not before it.
+// smaller, per dim. Where a dim's tilings do not nest, the group holds the union of its
+// members' blocks there (the tiles whose slow digits are the group's), and its overlap
+// with what the group needs is summed interval by interval, on every group or the
+// corner groups (the least over some groups is at least the least over all). When
+// M > 0 one of the steps runs at the slow class, so its latency is at least that
+// class's. On a change of device order the argument holds after the permute (state,
+// target and steps are then all on the target mesh), not before it.
 //
 // Count: a dim that all_slices cannot turn into the target's (it is not a prefix of
 // it) needs a gather or all_to_all out of it, or the permute. A collective takes a suffix
