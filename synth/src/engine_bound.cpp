@@ -58,6 +58,17 @@ namespace redist::engine_detail {
 
 namespace {
 
+/// True when `axis` is of the slow class (Frame::slow_class; none with one class).
+bool slow_axis(const Frame& frame, int axis) {
+  return frame.slow_class && frame.classes[static_cast<std::size_t>(axis)] == *frame.slow_class;
+}
+
+/// The digit of factor `f` of the device at `coords` (one coordinate per mesh axis).
+int64_t digit_of(const Frame& frame, const Factor& f, const std::vector<int64_t>& coords) {
+  const auto a = static_cast<std::size_t>(f.axis);
+  return coords[a] / (frame.axis_sizes[a] / f.end()) % f.size;
+}
+
 /// True when `have` may stay as the major part of `want` for slices to extend.
 bool major_part(const Factor& have, const Factor& want) {
   return have.axis == want.axis && have.pre == want.pre && want.size % have.size == 0;
@@ -112,9 +123,8 @@ Count count_bound(const Frame& frame, const State& s) {
     const std::size_t first = first_to_leave(have, frame.target.dims[d]);
     if (first == have.size()) continue;
     ++bad;
-    bad_slow += std::any_of(have.begin() + static_cast<std::ptrdiff_t>(first), have.end(), [&](const Factor& f) {
-      return frame.slow_class && frame.classes[static_cast<std::size_t>(f.axis)] == *frame.slow_class;
-    });
+    bad_slow += std::any_of(have.begin() + static_cast<std::ptrdiff_t>(first), have.end(),
+                            [&](const Factor& f) { return slow_axis(frame, f.axis); });
   }
   // Before the permute, it may fix every dim, at any class; with a change of device
   // order it may also move nothing (same_blocks.hpp), and cost nothing.
@@ -221,10 +231,7 @@ std::pair<double, double> worst_lack(const Frame& frame, const State& s, Fixes f
 /// coordinate per mesh axis) holds.
 int64_t block_index(const Frame& frame, const Factors& factors, const std::vector<int64_t>& coords) {
   int64_t index = 0;
-  for (const auto& f : factors) {
-    const auto a = static_cast<std::size_t>(f.axis);
-    index = index * f.size + coords[a] / (frame.axis_sizes[a] / f.end()) % f.size;
-  }
+  for (const auto& f : factors) index = index * f.size + digit_of(frame, f, coords);
   return index;
 }
 
@@ -296,16 +303,15 @@ double device_lack(const Frame& frame, const State& s) {
 void group_intervals(const Frame& frame, const Factors& factors, const std::vector<int64_t>& coords, int64_t block,
                      int64_t global, std::vector<std::pair<int64_t, int64_t>>& out) {
   std::size_t end = factors.size();  // past the last slow factor
-  while (end > 0 && frame.classes[static_cast<std::size_t>(factors[end - 1].axis)] != *frame.slow_class) --end;
+  while (end > 0 && !slow_axis(frame, factors[end - 1].axis)) --end;
   int64_t run = block;
   for (std::size_t k = end; k < factors.size(); ++k) run *= factors[k].size;
   out.assign(1, {0, 0});  // block prefixes, in `first`
   for (std::size_t k = 0; k < end; ++k) {
     const Factor& f = factors[k];
-    const auto a = static_cast<std::size_t>(f.axis);
     const std::size_t n = out.size();
-    if (frame.classes[a] == *frame.slow_class) {
-      const int64_t digit = coords[a] / (frame.axis_sizes[a] / f.end()) % f.size;
+    if (slow_axis(frame, f.axis)) {
+      const int64_t digit = digit_of(frame, f, coords);
       for (auto& p : out) p.first = p.first * f.size + digit;
       continue;
     }
@@ -345,7 +351,7 @@ void prepare_groups(const Frame& frame) {
   std::vector<std::size_t> axes;
   int64_t combos = 1;
   for (std::size_t a = 0; a < frame.axis_sizes.size(); ++a)
-    if (frame.classes[a] == *frame.slow_class && frame.axis_sizes[a] >= 2) {
+    if (slow_axis(frame, static_cast<int>(a)) && frame.axis_sizes[a] >= 2) {
       axes.push_back(a);
       combos = std::min(combos * frame.axis_sizes[a], static_cast<int64_t>(kMaxGroups) + 1);
     }
@@ -375,7 +381,7 @@ void prepare_groups(const Frame& frame) {
 /// nest), in elements, multiplied over them, over the groups prepare_groups() lists.
 double least_group_overlap(const Frame& frame, const State& s, const std::vector<std::size_t>& dims) {
   prepare_groups(frame);
-  auto slow = [&](const Factor& f) { return frame.classes[static_cast<std::size_t>(f.axis)] == *frame.slow_class; };
+  auto slow = [&](const Factor& f) { return slow_axis(frame, f.axis); };
   std::array<double, kMaxGroups> overlap;  // per group
   const std::size_t groups = frame.group_coords.size();
   std::fill_n(overlap.begin(), groups, 1.0);
@@ -410,9 +416,8 @@ struct GroupHolding {
 std::optional<GroupHolding> group_holding(const Frame& frame, const State& s) {
   const CostModel& m = *frame.model;
   if (m.intra.bandwidth_gbps == m.inter.bandwidth_gbps || (frame.mesh_change && !s.permuted)) return std::nullopt;
-  auto is_slow = [&](int axis) { return frame.classes[static_cast<std::size_t>(axis)] == *frame.slow_class; };
   GroupHolding g;
-  std::tie(g.need, g.held) = worst_lack(frame, s, is_slow, true, &g.nesting);
+  std::tie(g.need, g.held) = worst_lack(frame, s, [&](int axis) { return slow_axis(frame, axis); }, true, &g.nesting);
   return g;
 }
 
@@ -450,13 +455,6 @@ DataBound data_bound(const Frame& frame, double lack, double slow_lack) {
           true, slow_lack > 0};
 }
 
-/// True when the target's shard is padded (the data argument then does not apply).
-bool padded_target(const Frame& frame) {
-  for (std::size_t d = 0; d < frame.target.dims.size(); ++d)
-    if (frame.globals[d] % product(frame.target.dims[d]) != 0) return true;
-  return false;
-}
-
 }  // namespace
 
 double lower_bound_us(const Frame& frame, const State& s, double enough) {
@@ -488,7 +486,7 @@ double lower_bound_us(const Frame& frame, const State& s, double enough) {
     // Slightly under the exact figure, so that rounding never makes the bound exceed it.
     return bound * (1 - 1e-12);
   };
-  if (padded_target(frame)) return bound_with({});
+  if (frame.target_padded) return bound_with({});  // the data argument does not apply
   const double lack = device_lack(frame, s);  // D
   const auto group = group_holding(frame, s);
   const double bound = bound_with(data_bound(frame, lack, lack_per_member(frame, group)));

@@ -117,6 +117,7 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
   f.mesh_change = !(src_mesh == dst_mesh);
   f.like = src;
   f.padded = has_padding(src) || has_padding(dst);
+  f.target_padded = has_padding(dst);
   if (!src.reduce_axes.empty()) f.like.reduce_op = src.reduce_op;
   else f.like.reduce_op = dst.reduce_op;
   f.target = state_of(canonical(dst, dst_mesh), dst_mesh, false);

@@ -58,6 +58,7 @@ struct Frame {
   bool fused_steps = true;           // fused all_to_alls and all_gathers are successors
   std::size_t max_permute_targets = 96;  // permute edges offered per state (EngineLimits)
   bool padded = false;  // the source or target has padding: padded states may be visited
+  bool target_padded = false;  // the target's shard is padded
   DistType like;             // element type, global sizes and reduce op of the array
   State target;
   Factors pool;              // every factor of every axis, those the target leaves replicated first
