@@ -42,7 +42,9 @@
 //
 // The plan's latencies: k steps, the largest of the count, the slow steps and one when
 // data is lacking; s of them slow, the larger of the count's slow steps and one when
-// M > 0. It costs at least s slow latencies and k - s least ones.
+// M > 0 or when a slow axis's digit must change its place (engine_spots.hpp: no slice
+// can put it where the target has it). It costs at least s slow latencies and k - s
+// least ones.
 
 #include <algorithm>
 #include <array>
@@ -53,6 +55,7 @@
 #include <vector>
 
 #include "engine_moves.hpp"
+#include "engine_spots.hpp"
 
 namespace redist::engine_detail {
 
@@ -471,7 +474,8 @@ double lower_bound_us(const Frame& frame, const State& s, double enough) {
     return real || move ? frame.min_latency_us : 0;
   }
   if (!t.reduce.empty()) return 0;
-  const Count count = count_bound(frame, s);
+  Count count = count_bound(frame, s);
+  if (count.slow == 0 && slow_axis_must_move(frame, s)) count = {std::max(count.steps, 1), 1};
   // The count alone bounds the plan by its latencies (the full bound below has at least
   // as many steps and slow ones); where that reaches `enough`, the data argument, the
   // dearer part, is skipped. The extra margin keeps it under the full bound through

@@ -15,6 +15,7 @@
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
+#include "synth/src/engine.hpp"
 #include "synth/src/engine_moves.hpp"
 #include "synth/synthesis_cases.hpp"
 #include "synth/test_util.hpp"
@@ -140,25 +141,64 @@ TEST(EngineBound, AFastGroupArgumentHoldsAfterTheChangeOfDeviceOrder) {
   EXPECT_NEAR(lower_bound_us(frame, after), 5 + 4 * 4 / 25e3 + (12 - 4) * 4 / 300e3, 1e-9);
 }
 
-/// The states of `plan` as the engine writes them (canonical, with its permute flag)
-/// and the modeled time of the steps after each, source first. The engine takes one
-/// permute, after which only collectives remain; seeds may take two (one that moves
-/// nothing on a change of device order, and another), so a state is permuted after the
-/// plan's last permute.
+TEST(EngineBound, ASlowDigitThatNoSliceCanPlaceNeedsASlowStep) {
+  // {x:8, y:6, z:4, w:2}, x inter-node: f32[6, {y}18, 24, {w,z}24] ->
+  // f32[{y}6, {x:(1)2}18, {x:(2)4,w}24, {z}24]. The source is replicated along x, so
+  // every fast group (one x) holds all it needs and the data argument puts nothing on
+  // the slow link; some device lacks its whole target block of 162 elements (648 bytes).
+  // But the target has x:(1)2 with 1 tile above it in dim 1, where the source already
+  // holds 6 (y): no all_slice can put it there (a slice appends behind y), so some step
+  // runs on x, at the slow latency: 5 us, not 1.
+  const Mesh mesh = mesh_of("{x:8, y:6, z:4, w:2}");
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  const char* src = "f32[6, {y}18, 24, {w,z}24]";
+  const char* dst = "f32[{y}6, {x:(1)2}18, {x:(2)4,w}24, {z}24]";
+  EXPECT_NEAR(source_bound(model, mesh, src, dst), 5 + 648 / 300e3, 1e-9);
+  // On {x:2, y:2}, x inter-node, from f32[{y}4, 4] (a fast group lacks nothing). To
+  // f32[{x}4, {y}4] (a worst device lacks its whole block of 4 elements), x must sit
+  // with no tile above it in dim 0, where y is: a step on x remains. To f32[4, {y,x}4]
+  // (a worst device lacks 2 of its 4), a
+  // slice might put x into dim 1 behind 2 tiles (1 there now divides 2), so the
+  // argument claims nothing, although y's all_to_all must come first and no slice may
+  // follow it: the bound is sound, not tight.
+  const Mesh small = mesh_of("{x:2, y:2}");
+  EXPECT_NEAR(source_bound(model, small, "f32[{y}4, 4]", "f32[{x}4, {y}4]"), 5 + 16 / 300e3, 1e-9);
+  EXPECT_NEAR(source_bound(model, small, "f32[{y}4, 4]", "f32[4, {y,x}4]"), 1 + 8 / 300e3, 1e-9);
+  // One link class: every step is at the one latency.
+  EXPECT_NEAR(source_bound(CostModel{}, mesh, src, dst), 1 + 648 / 300e3, 1e-9);
+}
+
+/// The states of `plan` as the engine writes them (canonical, with its permute flag and,
+/// where the plan slices first, whether data was received) and the modeled time of the
+/// steps after each, source first. The engine takes one permute, after which only
+/// collectives remain; seeds may take two (one that moves nothing on a change of device
+/// order, and another), so a state is permuted after the plan's last permute.
 std::vector<std::pair<engine_detail::State, double>> states_and_rests(const CostModel& model, const Plan& plan) {
   auto typed = type_plan(plan);
   RC_ASSERT(typed.ok());
   std::vector<TypedState> all{TypedState{plan.mesh, plan.source}};
   all.insert(all.end(), typed->begin(), typed->end());
-  std::vector<double> rest(all.size(), 0);
-  for (std::size_t k = plan.steps.size(); k-- > 0;)
-    rest[k] = rest[k + 1] + step_cost(model, all[k], all[k + 1], plan.steps[k]).time_us;
+  std::vector<double> time(plan.steps.size()), rest(all.size(), 0);
+  for (std::size_t k = plan.steps.size(); k-- > 0;) {
+    time[k] = step_cost(model, all[k], all[k + 1], plan.steps[k]).time_us;
+    rest[k] = rest[k + 1] + time[k];
+  }
   std::vector<std::pair<engine_detail::State, double>> out;
   std::size_t after_permute = all.size();  // the first state after the last permute
   for (std::size_t k = 0; k < plan.steps.size(); ++k)
     if (std::holds_alternative<CollectivePermute>(plan.steps[k].op)) after_permute = k + 1;
+  // A plan that slices after received data is one the engine only searches for when
+  // nothing else fits (slice_after_receive); its states are walked as if nothing had
+  // been received.
+  const bool tracks_received = engine_detail::slices_first(plan);
+  bool received = false;
   for (std::size_t k = 0; k < all.size(); ++k) {
-    out.emplace_back(state_of(canonical(all[k].type, all[k].mesh), all[k].mesh, k >= after_permute), rest[k]);
+    auto state = state_of(canonical(all[k].type, all[k].mesh), all[k].mesh, k >= after_permute);
+    state.received = received;
+    out.emplace_back(std::move(state), rest[k]);
+    if (k < plan.steps.size() && tracks_received)
+      received = received || (!std::holds_alternative<AllSlice>(plan.steps[k].op) && time[k] > 0);
   }
   return out;
 }
