@@ -28,15 +28,19 @@
 // target and steps are then all on the target mesh), not before it.
 //
 // Count: a dim that all_slices cannot turn into the target's (it is not a prefix of
-// it) needs a gather or all_to_all out of it, or the permute. A collective takes a suffix
-// out of at most two dims (a fused all_to_all or all_gather moves two; appending to a
-// dim never makes it a prefix), the permute may fix all. So after the permute such dims
-// need half their number of collectives, rounded up (all of it without fused steps);
-// before it, at least one step remains, unless the device order changes: then the
-// permute may move nothing and cost nothing. Before it, a state with more tiles than the
-// target must grow, which only an all_gather does (after it no slice may run): where no
-// gather after slices reaches the target (a dim whose tiling and the target's first
-// differ in where a factor starts), two steps remain. A collective that takes a factor of a slow-class
+// it) needs a gather or all_to_all out of it, or the permute. A collective takes a
+// suffix out of at most two dims (a fused all_to_all or all_gather moves two; appending
+// to a dim never makes it a prefix), the permute may fix all. So after the permute such
+// dims need half their number of collectives, rounded up (all of it without fused
+// steps); before it, at least one step remains, unless the device order changes: then
+// the permute may move nothing and cost nothing. A dim that must lose a digit the
+// target has in that same dim needs a second collective to bring it back; before the
+// permute that makes two steps where no single permute can end at the target (some
+// dim's tile count does not divide the target's: slices only multiply it), as do more
+// than two dims to fix. Before it, a state with more tiles than the target must grow,
+// which only an all_gather does (after it no slice may run): where no gather after
+// slices reaches the target (a dim whose tiling and the target's first differ in where
+// a factor starts), two steps remain. A collective that takes a factor of a slow-class
 // axis out runs at the slow class; so after the permute the dims with such a factor to
 // leave need half their number of slow collectives, rounded up.
 //
@@ -49,6 +53,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -113,12 +118,52 @@ struct Count {
   int slow = 0;
 };
 
+/// True when `a` and `b` share digits (factors of one axis whose ranges overlap).
+bool overlap(const Factor& a, const Factor& b) {
+  return a.axis == b.axis && a.pre < b.end() && b.pre < a.end();
+}
+
+/// True when a digit that must leave `have` is one the target's tiling of the same dim,
+/// `want`, has: it must come back, which takes a second step (a collective appends at
+/// the end of a dim, and no slice follows a received one). What must leave is every
+/// digit after the two tilings' longest common prefix (a factor's major part may stay:
+/// {z:(1)4} -> {z:(1)2} gathers z:(2)2 only). Where the first factors that differ start
+/// at the same place and `have`'s is its last, slices may still extend it first
+/// ({x:(1)2} -> {x} -> {x:(1)3} on x:6): no claim.
+bool leaves_and_returns(const Factors& have, const Factors& want, bool slices_open) {
+  std::size_t i = 0;
+  while (i < have.size() && i < want.size() && have[i] == want[i]) ++i;
+  if (i == have.size()) return false;
+  Factor first = have[i];
+  if (i < want.size() && first.axis == want[i].axis && first.pre == want[i].pre) {
+    if (slices_open && i + 1 == have.size()) return false;
+    const int64_t common = std::gcd(first.size, want[i].size);
+    first = Factor{first.axis, first.pre * common, first.size / common};
+  }
+  auto returns = [&](const Factor& f) {
+    return f.size > 1 && std::any_of(want.begin(), want.end(), [&](const Factor& w) { return overlap(f, w); });
+  };
+  return returns(first) || std::any_of(have.begin() + static_cast<std::ptrdiff_t>(i) + 1, have.end(), returns);
+}
+
+/// True when a permute from `s` may end at the target: slices, if still open, can make
+/// each dim's tile count the target's (they only multiply it).
+bool permute_may_finish(const Frame& frame, const State& s) {
+  for (std::size_t d = 0; d < s.dims.size(); ++d) {
+    const int64_t have = product(s.dims[d]), want = product(frame.target.dims[d]);
+    if (want % have != 0 || (s.received && want != have)) return false;
+  }
+  return true;
+}
+
 /// The count argument's steps; none when a factor of size 1 is about (gathering it is
 /// free). A dim whose leaving factors include one of the slow class
 /// (Frame::slow_class) needs a collective on that axis, which runs at the slow class.
+/// One that must get one of them back (`{w,z}` -> `{z}`) needs two collectives.
 Count count_bound(const Frame& frame, const State& s) {
   if (!frame.size_one_axes.empty()) return {};
   int bad = 0, bad_slow = 0;
+  bool returns = false;
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     const Factors& have = s.dims[d];
     for (const auto& f : have)
@@ -128,11 +173,17 @@ Count count_bound(const Frame& frame, const State& s) {
     ++bad;
     bad_slow += std::any_of(have.begin() + static_cast<std::ptrdiff_t>(first), have.end(),
                             [&](const Factor& f) { return slow_axis(frame, f.axis); });
+    returns = returns || leaves_and_returns(have, frame.target.dims[d], !s.received || frame.slice_after_receive);
   }
+  // A slice after received data could bring a factor back.
+  returns = returns && !frame.slice_after_receive;
   // Before the permute, it may fix every dim, at any class; with a change of device
   // order it may also move nothing (same_blocks.hpp), and cost nothing.
   if (!s.permuted) {
     if (frame.mesh_change || bad == 0) return {};
+    // Where the permute cannot end at the target, one collective must: it takes suffixes
+    // out of at most two dims and brings none back.
+    if ((bad > 2 || returns) && !frame.slice_after_receive && !permute_may_finish(frame, s)) return {2, 0};
     // Fewer tiles in the target: the shard must grow, which only an all_gather does, and
     // no all_slice may follow it. One step then suffices only where all_slices and one
     // gather may reach the target.
@@ -142,8 +193,10 @@ Count count_bound(const Frame& frame, const State& s) {
         return {2, 0};
     return {1, 0};
   }
-  if (!frame.fused_steps) return {bad, bad_slow};
-  return {(bad + 1) / 2, (bad_slow + 1) / 2};
+  if (bad == 0) return {};
+  const int least = returns ? 2 : 1;
+  if (!frame.fused_steps) return {std::max(bad, least), bad_slow};
+  return {std::max((bad + 1) / 2, least), (bad_slow + 1) / 2};
 }
 
 /// What one device (or one group of devices) needs of a dim and the most it holds of
