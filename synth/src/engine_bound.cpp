@@ -497,6 +497,7 @@ struct DataBound {
   double time_us = 0;
   bool lacking = false;  // some device lacks data
   bool slow = false;     // M > 0
+  double all_slow_us = 0;  // D over the slow bandwidth: one slow step carries it all
 };
 
 /// The data argument's bound from what a device lacks (D) and what a fast group lacks
@@ -508,7 +509,7 @@ DataBound data_bound(const Frame& frame, double lack, double slow_lack) {
   const double bytes = static_cast<double>(frame.elem_bytes);
   return {slow_lack * bytes / (slow_bandwidth * 1e3) +
               std::max(0.0, lack - slow_lack) * bytes / (frame.max_bandwidth_gbps * 1e3),
-          true, slow_lack > 0};
+          true, slow_lack > 0, std::max(lack, slow_lack) * bytes / (slow_bandwidth * 1e3)};
 }
 
 }  // namespace
@@ -539,7 +540,12 @@ double lower_bound_us(const Frame& frame, const State& s, double enough) {
   auto bound_with = [&](const DataBound& data) {
     const int slow = std::max(count.slow, data.slow ? 1 : 0);
     const int steps = std::max({count.steps, slow, data.lacking ? 1 : 0});
-    const double bound = slow * frame.slow_latency_us + (steps - slow) * frame.min_latency_us + data.time_us;
+    double bound = slow * frame.slow_latency_us + (steps - slow) * frame.min_latency_us + data.time_us;
+    // One step that must be slow carries all a device lacks over the slow link; a plan
+    // of two or more adds another latency instead.
+    if (steps == 1 && slow == 1)
+      bound = std::min(frame.slow_latency_us + data.all_slow_us,
+                       frame.slow_latency_us + frame.min_latency_us + data.time_us);
     // Slightly under the exact figure, so that rounding never makes the bound exceed it.
     return bound * (1 - 1e-12);
   };
