@@ -48,7 +48,8 @@
 // data is lacking; s of them slow, the larger of the count's slow steps and one when
 // M > 0 or when a slow axis's digit must change its place (engine_spots.hpp: no slice
 // can put it where the target has it). It costs at least s slow latencies and k - s
-// least ones.
+// least ones, plus the data argument's bytes; where k = s = 1, the lesser of that with
+// one more latency and the one step carrying all a device lacks over the slow link.
 
 #include <algorithm>
 #include <array>
