@@ -62,6 +62,8 @@
 
 #include "engine_moves.hpp"
 #include "engine_spots.hpp"
+#include "in_place.hpp"
+#include "shared_partitions.hpp"
 
 namespace redist::engine_detail {
 
@@ -513,9 +515,8 @@ DataBound data_bound(const Frame& frame, double lack, double slow_lack) {
           true, slow_lack > 0, std::max(lack, slow_lack) * bytes / (slow_bandwidth * 1e3)};
 }
 
-}  // namespace
-
-double lower_bound_us(const Frame& frame, const State& s, double enough) {
+/// The bound without the order change's permute (lower_bound_us()).
+double bound_us(const Frame& frame, const State& s, double enough) {
   const State& t = frame.target;
   if (s.reduce != t.reduce) {
     // A reduction collective over a factor of size >= 2 remains, unless every pending
@@ -558,6 +559,43 @@ double lower_bound_us(const Frame& frame, const State& s, double enough) {
   // and only where the rest does not already reach `enough`.
   if (bound >= enough || !group || !refinable(*group)) return bound;
   return bound_with(data_bound(frame, lack, lack_per_member(frame, refined(frame, s, *group))));
+}
+
+/// The least modeled time of the permute of a change of device order where every
+/// permute must move data, else 0. None can keep the blocks in place (shared_partitions.hpp)
+/// when the tiling before it can be neither replicated (the array exceeds the budget)
+/// nor one giving every device a distinct block in one dim (no dim divides into that
+/// many), nor one whose dims partition the devices by sub-axes of both orders; padded
+/// problems are left out. Above kMaxInPlaceDevices no permute is written to stay. A
+/// moving permute sends a whole shard, at least the array over the device count, at the
+/// slowest class (permute_time_us()).
+double order_change_us(const Frame& frame) {
+  if (frame.order_change_us) return *frame.order_change_us;
+  const int64_t n = frame.src_mesh.num_devices();
+  double elements = 1;
+  for (int64_t g : frame.globals) elements *= static_cast<double>(g);
+  const double bytes = elements * static_cast<double>(frame.elem_bytes);
+  bool moves = false;
+  if (!frame.padded && n > synth_detail::kMaxInPlaceDevices) {
+    moves = true;
+  } else if (!frame.padded && bytes > static_cast<double>(frame.budget_bytes)) {
+    moves = std::none_of(frame.globals.begin(), frame.globals.end(), [n](int64_t g) { return g % n == 0; }) &&
+            !synth_detail::shares_a_proper_partition(frame.src_mesh, frame.dst_mesh);
+  }
+  LinkClass link = LinkClass::intra;
+  for (auto c : frame.classes) link = slower(link, c);
+  frame.order_change_us =
+      moves ? collective_time_us(CollectiveKind::permute, 2, bytes / static_cast<double>(n), frame.model->link(link)) : 0;
+  return *frame.order_change_us;
+}
+
+}  // namespace
+
+double lower_bound_us(const Frame& frame, const State& s, double enough) {
+  // Before the permute of a change of device order, where it must move data.
+  const double permute = frame.mesh_change && !s.permuted ? order_change_us(frame) : 0;
+  if (permute >= enough) return permute;
+  return std::max(permute, bound_us(frame, s, enough));
 }
 
 }  // namespace redist::engine_detail

@@ -80,6 +80,9 @@ struct Frame {
   /// and per dim and group the element intervals the group needs.
   mutable std::vector<std::vector<int64_t>> group_coords;
   mutable std::vector<std::vector<std::vector<std::pair<int64_t, int64_t>>>> group_needs;
+  /// Memo of the bound's charge for the permute of a change of device order (its least
+  /// modeled time where every permute must move data, else 0), filled on first use.
+  mutable std::optional<double> order_change_us;
 };
 
 /// True when two factors may appear in one type (as core's compatible()).

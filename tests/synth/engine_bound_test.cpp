@@ -190,11 +190,26 @@ TEST(EngineBound, ASlowDigitThatNoSliceCanPlaceNeedsASlowStep) {
   EXPECT_NEAR(source_bound(CostModel{}, mesh, src, dst), 2 + 648 / 300e3, 1e-9);
 }
 
+/// The modeled time of `step` from `before` to `after` as the search prices it: as the
+/// cost model does, but for a permute on a change of device order that is not written to
+/// keep every buffer in place (moves_nothing()), which the search prices by its symbolic
+/// lowering, on every axis (permute_time_us()); the pairs the plan is given afterwards,
+/// which keep the most buffers in place, may only make it cheaper.
+double searched_time_us(const CostModel& model, const TypedState& before, const TypedState& after, const Step& step) {
+  const double time = step_cost(model, before, after, step).time_us;
+  if (!std::holds_alternative<CollectivePermute>(step.op) || before.mesh == after.mesh || moves_nothing(step))
+    return time;
+  LinkClass link = LinkClass::intra;
+  for (const auto& axis : before.mesh.axes()) link = slower(link, model.class_of(axis.name));
+  return collective_time_us(CollectiveKind::permute, 2, local_bytes(before.type).convert_to<double>(), model.link(link));
+}
+
 /// The states of `plan` as the engine writes them (canonical, with its permute flag and,
 /// where the plan slices first, whether data was received) and the modeled time of the
-/// steps after each, source first. The engine takes one permute, after which only
-/// collectives remain; seeds may take two (one that moves nothing on a change of device
-/// order, and another), so a state is permuted after the plan's last permute.
+/// steps after each as the search prices them, source first. The engine takes one
+/// permute, after which only collectives remain; seeds may take two (one that moves
+/// nothing on a change of device order, and another), so a state is permuted after the
+/// plan's last permute.
 std::vector<std::pair<engine_detail::State, double>> states_and_rests(const CostModel& model, const Plan& plan) {
   auto typed = type_plan(plan);
   RC_ASSERT(typed.ok());
@@ -202,7 +217,7 @@ std::vector<std::pair<engine_detail::State, double>> states_and_rests(const Cost
   all.insert(all.end(), typed->begin(), typed->end());
   std::vector<double> time(plan.steps.size()), rest(all.size(), 0);
   for (std::size_t k = plan.steps.size(); k-- > 0;) {
-    time[k] = step_cost(model, all[k], all[k + 1], plan.steps[k]).time_us;
+    time[k] = searched_time_us(model, all[k], all[k + 1], plan.steps[k]);
     rest[k] = rest[k + 1] + time[k];
   }
   std::vector<std::pair<engine_detail::State, double>> out;
@@ -231,8 +246,10 @@ void check_bound_on_a_random_pair() {
   CostModel model;
   for (const auto& axis : c.mesh.axes())
     if (*rc::gen::inRange(0, 2)) model.axis_class[axis.name] = LinkClass::inter;
+  // The default budget, which both plans keep (the bound may use it).
+  const int64_t budget = std::max(local_bytes(c.src), local_bytes(c.dst)).convert_to<int64_t>();
   auto frame = make_frame(model, c.mesh, canonical(c.src, c.mesh), c.target_mesh, canonical(c.dst, c.target_mesh),
-                          INT64_MAX);
+                          budget);
   SynthOptions options;
   options.cost_model = &model;
   std::vector<Plan> plans;

@@ -1,0 +1,133 @@
+// Partitions of the devices by sub-axes on two device orders (shared_partitions.hpp).
+
+#include "shared_partitions.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace redist::synth_detail {
+
+namespace {
+
+/// A partition of one axis's coordinates: the class of each, numbered by first
+/// appearance, and the number of classes.
+struct AxisPartition {
+  std::vector<int> class_of;
+  int classes = 1;
+  bool operator==(const AxisPartition&) const = default;
+};
+
+/// The partition whose classes are `ids` (non-negative), numbered by first appearance.
+AxisPartition normalized(std::vector<int> ids) {
+  std::vector<int> renamed(static_cast<std::size_t>(*std::max_element(ids.begin(), ids.end())) + 1, -1);
+  AxisPartition out;
+  out.classes = 0;
+  for (int& id : ids) {
+    if (renamed[static_cast<std::size_t>(id)] < 0) renamed[static_cast<std::size_t>(id)] = out.classes++;
+    id = renamed[static_cast<std::size_t>(id)];
+  }
+  out.class_of = std::move(ids);
+  return out;
+}
+
+/// Returns every partition of the coordinates of an axis of `size` by a set of its
+/// sub-axes (the trivial one and the one into single coordinates included), or an empty
+/// list where there are more than `cap`.
+std::vector<AxisPartition> axis_partitions(int64_t size, std::size_t cap) {
+  std::vector<AxisPartition> out{AxisPartition{std::vector<int>(static_cast<std::size_t>(size), 0), 1}};
+  for (int64_t pre = 1; pre < size; ++pre)
+    for (int64_t sub = 2; pre * sub <= size; ++sub) {
+      if (size % (pre * sub) != 0) continue;
+      const int64_t below = size / (pre * sub);
+      // Each partition so far refined by this sub-axis's digit (the meet: by both sets).
+      const std::size_t known = out.size();
+      for (std::size_t i = 0; i < known; ++i) {
+        std::vector<int> ids(static_cast<std::size_t>(size));
+        for (int64_t v = 0; v < size; ++v)
+          ids[static_cast<std::size_t>(v)] =
+              out[i].class_of[static_cast<std::size_t>(v)] * static_cast<int>(sub) + static_cast<int>(v / below % sub);
+        auto p = normalized(std::move(ids));
+        if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(std::move(p));
+        if (out.size() > cap) return {};
+      }
+    }
+  return out;
+}
+
+/// Minimal union-find over a few coordinates.
+int root(std::vector<int>& parent, int v) {
+  while (parent[static_cast<std::size_t>(v)] != v) v = parent[static_cast<std::size_t>(v)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+  return v;
+}
+
+}  // namespace
+
+bool shares_a_proper_partition(const Mesh& a, const Mesh& b) {
+  constexpr std::size_t kMaxAxisPartitions = 256;
+  constexpr int64_t kMaxCombinations = int64_t{1} << 15;
+  const std::size_t rank = a.rank();
+  const int64_t n = a.num_devices();
+  std::vector<std::vector<AxisPartition>> options(rank);
+  int64_t combinations = 1;
+  for (std::size_t x = 0; x < rank; ++x) {
+    options[x] = axis_partitions(a.axis_size(x), kMaxAxisPartitions);
+    if (options[x].empty()) return true;
+    combinations *= static_cast<int64_t>(options[x].size());
+    if (combinations > kMaxCombinations) return true;
+  }
+  // Coordinates of each position on `a`, and of the same device on `b`.
+  std::vector<std::vector<int64_t>> a_coords(static_cast<std::size_t>(n)), b_coords(static_cast<std::size_t>(n));
+  for (int64_t p = 0; p < n; ++p) {
+    const auto ca = a.coords_of_position(p);
+    const auto cb = b.coords_of_device(a.device_at(p));
+    a_coords[static_cast<std::size_t>(p)].assign(ca.begin(), ca.end());
+    b_coords[static_cast<std::size_t>(p)].assign(cb.begin(), cb.end());
+  }
+  std::vector<std::size_t> pick(rank, 0);
+  std::vector<int64_t> class_of(static_cast<std::size_t>(n));
+  std::vector<int> first, parent;
+  for (int64_t combo = 0; combo < combinations; ++combo) {
+    // The next combination of one partition per axis (odometer).
+    if (combo > 0)
+      for (std::size_t x = rank; x-- > 0;) {
+        if (++pick[x] < options[x].size()) break;
+        pick[x] = 0;
+      }
+    int64_t classes = 1;
+    for (std::size_t x = 0; x < rank; ++x) classes *= options[x][pick[x]].classes;
+    if (classes == 1 || classes == n) continue;  // not proper
+    for (int64_t p = 0; p < n; ++p) {
+      int64_t c = 0;
+      for (std::size_t x = 0; x < rank; ++x) {
+        const auto& part = options[x][pick[x]];
+        c = c * part.classes + part.class_of[static_cast<std::size_t>(a_coords[static_cast<std::size_t>(p)][x])];
+      }
+      class_of[static_cast<std::size_t>(p)] = c;
+    }
+    // On `b`, the finest partition by each axis's coordinates that keeps every class
+    // within one part: coordinates that share a class are joined. A partition by
+    // sub-axes of `b` that is this one is at least as coarse on every axis, so it has
+    // as many classes only if the product of these does.
+    int64_t joined = 1;
+    for (std::size_t y = 0; y < rank && joined <= classes; ++y) {
+      const int size = static_cast<int>(b.axis_size(y));
+      parent.resize(static_cast<std::size_t>(size));
+      std::iota(parent.begin(), parent.end(), 0);
+      first.assign(static_cast<std::size_t>(classes), -1);
+      for (int64_t p = 0; p < n; ++p) {
+        const int v = static_cast<int>(b_coords[static_cast<std::size_t>(p)][y]);
+        int& f = first[static_cast<std::size_t>(class_of[static_cast<std::size_t>(p)])];
+        if (f < 0) f = v;
+        else parent[static_cast<std::size_t>(root(parent, v))] = root(parent, f);
+      }
+      int parts = 0;
+      for (int v = 0; v < size; ++v) parts += root(parent, v) == v;
+      joined *= parts;
+    }
+    if (joined == classes) return true;
+  }
+  return false;
+}
+
+}  // namespace redist::synth_detail
