@@ -65,11 +65,12 @@ std::vector<std::string> permute_axes(const TypedState& before, const TypedState
   if (step.pairs) return pair_axes(before.mesh, after.mesh, *step.pairs);
   std::vector<std::string> names;
   if (!(before.mesh == after.mesh)) {
-    // A change of device order runs on every axis, unless its lowered pairs keep every
-    // buffer in place (same_blocks.hpp).
+    // A change of device order runs on every axis (of size 2 or more), unless its lowered
+    // pairs keep every buffer in place (same_blocks.hpp).
     if (all_in_place(pair_table(LoweredPermute{permute_moves(before, after), std::nullopt}, before.mesh, after.mesh)))
       return names;
-    for (const auto& axis : before.mesh.axes()) names.push_back(axis.name);
+    for (const auto& axis : before.mesh.axes())
+      if (axis.size > 1) names.push_back(axis.name);  // no two devices differ on a size-1 axis
     return names;
   }
   // The lowering of the canonical types: a source written with split factors

@@ -583,7 +583,8 @@ double order_change_us(const Frame& frame) {
             !synth_detail::shares_a_proper_partition(frame.src_mesh, frame.dst_mesh);
   }
   LinkClass link = LinkClass::intra;
-  for (auto c : frame.classes) link = slower(link, c);
+  for (std::size_t a = 0; a < frame.classes.size(); ++a)
+    if (frame.axis_sizes[a] > 1) link = slower(link, frame.classes[a]);
   frame.order_change_us =
       moves ? collective_time_us(CollectiveKind::permute, 2, bytes / static_cast<double>(n), frame.model->link(link)) : 0;
   return *frame.order_change_us;

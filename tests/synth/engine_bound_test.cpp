@@ -200,7 +200,8 @@ double searched_time_us(const CostModel& model, const TypedState& before, const 
   if (!std::holds_alternative<CollectivePermute>(step.op) || before.mesh == after.mesh || moves_nothing(step))
     return time;
   LinkClass link = LinkClass::intra;
-  for (const auto& axis : before.mesh.axes()) link = slower(link, model.class_of(axis.name));
+  for (const auto& axis : before.mesh.axes())
+    if (axis.size > 1) link = slower(link, model.class_of(axis.name));
   return collective_time_us(CollectiveKind::permute, 2, local_bytes(before.type).convert_to<double>(), model.link(link));
 }
 
