@@ -567,8 +567,12 @@ double bound_us(const Frame& frame, const State& s, double enough) {
 /// nor one giving every device a distinct block in one dim (no dim divides into that
 /// many), nor one whose dims partition the devices by sub-axes of both orders; padded
 /// problems are left out. Above kMaxInPlaceDevices no permute is written to stay. A
-/// moving permute sends a whole shard, at least the array over the device count, at the
-/// slowest class (permute_time_us()).
+/// moving permute sends a whole shard at the slowest class (permute_time_us()): with T
+/// tiles, the array over T. At T below the target's tile count that is more than the
+/// target's shard; above it, the shard must then grow, by an all_gather (one more
+/// latency) that brings each device the rest of its target shard, at best over the
+/// fastest link. The least of these is at the target's count or at every device's own
+/// tile (the slow link's bytes cost more than the fast one's).
 double order_change_us(const Frame& frame) {
   if (frame.order_change_us) return *frame.order_change_us;
   const int64_t n = frame.src_mesh.num_devices();
@@ -582,11 +586,19 @@ double order_change_us(const Frame& frame) {
     moves = std::none_of(frame.globals.begin(), frame.globals.end(), [n](int64_t g) { return g % n == 0; }) &&
             !synth_detail::shares_a_proper_partition(frame.src_mesh, frame.dst_mesh);
   }
+  frame.order_change_us = 0;
+  if (!moves) return 0;
   LinkClass link = LinkClass::intra;
   for (std::size_t a = 0; a < frame.classes.size(); ++a)
     if (frame.axis_sizes[a] > 1) link = slower(link, frame.classes[a]);
+  auto permute_us = [&](double shard) {
+    return collective_time_us(CollectiveKind::permute, 2, shard, frame.model->link(link));
+  };
+  const double target_shard = bytes / static_cast<double>(tile_count(frame.target));
+  const double least_shard = bytes / static_cast<double>(n);
   frame.order_change_us =
-      moves ? collective_time_us(CollectiveKind::permute, 2, bytes / static_cast<double>(n), frame.model->link(link)) : 0;
+      std::min(permute_us(target_shard), permute_us(least_shard) + frame.min_latency_us +
+                                             (target_shard - least_shard) / (frame.max_bandwidth_gbps * 1e3));
   return *frame.order_change_us;
 }
 

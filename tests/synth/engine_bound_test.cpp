@@ -160,6 +160,28 @@ TEST(EngineBound, AFastGroupArgumentHoldsAfterTheChangeOfDeviceOrder) {
   EXPECT_NEAR(lower_bound_us(frame, after), 5 + 12 * 4 / 25e3, 1e-9);
 }
 
+TEST(EngineBound, AnOrderChangeThatKeepsNoBlockChargesItsPermute) {
+  // {x:2, y:3}, x inter-node, devices [1,3,5,0,2,4] on the target's order: no partition
+  // of the devices by sub-axes is one on both orders (shared_partitions_test.cpp), the
+  // array (144 bytes) exceeds the budget (24) and no dim divides into 6 blocks, so no
+  // permute keeps every block in place: the one the plan must take moves data, on the
+  // slow link (permutes on an order change are priced on every axis).
+  const Mesh mesh = mesh_of("{x:2, y:3}"), reordered = parse_mesh("{x:2, y:3} devices=[1,3,5,0,2,4]").value();
+  CostModel model;
+  model.axis_class["x"] = LinkClass::inter;
+  auto bound = [&](const char* dst) {
+    const DistType s = type_of("f32[{x}4, {y}9]", mesh), d = type_of(dst, reordered);
+    const auto frame = make_frame(model, mesh, s, reordered, d, 24);
+    return lower_bound_us(frame, state_of(canonical(s, mesh), mesh, false));
+  };
+  const Link& slow = model.link(LinkClass::inter);
+  // To the same tiling on the new order: the permute sends a shard of 24 bytes at least.
+  EXPECT_NEAR(bound("f32[{x}4, {y}9]"), collective_time_us(CollectiveKind::permute, 2, 24, slow), 1e-9);
+  // To f32[{x}4, 9] (shards of 72 bytes): either the permute sends 72 bytes, or it sends
+  // fewer and a gather (1 us more) brings the rest; the first is cheaper here.
+  EXPECT_NEAR(bound("f32[{x}4, 9]"), collective_time_us(CollectiveKind::permute, 2, 72, slow), 1e-9);
+}
+
 TEST(EngineBound, ASlowDigitThatNoSliceCanPlaceNeedsASlowStep) {
   // {x:8, y:6, z:4, w:2}, x inter-node: f32[6, {y}18, 24, {w,z}24] ->
   // f32[{y}6, {x:(1)2}18, {x:(2)4,w}24, {z}24]. The source is replicated along x, so
