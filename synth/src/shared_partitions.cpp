@@ -130,4 +130,28 @@ bool shares_a_proper_partition(const Mesh& a, const Mesh& b) {
   return false;
 }
 
+bool carries_a_bit(const Mesh& a, const Mesh& b) {
+  if (a.num_devices() <= 1) return true;  // one device: nothing moves
+  const std::size_t rank = a.rank();
+  for (std::size_t x = 0; x < rank; ++x)
+    if ((a.axis_size(x) & (a.axis_size(x) - 1)) != 0) return true;
+  const int64_t n = a.num_devices();
+  std::vector<Coords> on_a(static_cast<std::size_t>(n)), on_b(static_cast<std::size_t>(n));
+  for (int64_t p = 0; p < n; ++p) {
+    on_a[static_cast<std::size_t>(p)] = a.coords_of_position(p);
+    on_b[static_cast<std::size_t>(p)] = b.coords_of_device(a.device_at(p));
+  }
+  // Each bit of a's coordinates against each bit of b's, over every device.
+  for (std::size_t x = 0; x < rank; ++x)
+    for (int64_t bit = 1; bit < a.axis_size(x); bit <<= 1)
+      for (std::size_t y = 0; y < rank; ++y)
+        for (int64_t other = 1; other < b.axis_size(y); other <<= 1) {
+          bool same = true;
+          for (std::size_t p = 0; same && p < on_a.size(); ++p)
+            same = ((on_a[p][x] & bit) != 0) == ((on_b[p][y] & other) != 0);
+          if (same) return true;
+        }
+  return false;
+}
+
 }  // namespace redist::synth_detail

@@ -5,8 +5,9 @@
 // of the devices (those holding the same index) is a partition by sub-axes on both
 // orders. Where no partition by a proper, non-empty set of sub-axes of the first order
 // is one by sub-axes of the second (a random device list has none), only the replicated
-// tiling and one that gives all devices distinct blocks in one dim can stay; the search
-// bound (engine_bound.cpp) charges the permute of such a change where neither fits.
+// tiling and one that gives all devices distinct blocks in one dim can stay, the latter
+// only where the two orders share a digit; the search bound (engine_bound.cpp) charges
+// the permute of such a change where none of them fits.
 
 #include "redist/core/mesh.hpp"
 
@@ -23,5 +24,11 @@ namespace redist::synth_detail {
 /// On `devices=[1,3,5,0,2,4]` x splits them {1,3,5} {0,2,4} and y {1,0} {3,2} {5,4}:
 /// false.
 bool shares_a_proper_partition(const Mesh& a, const Mesh& b);
+
+/// Returns false only when every axis size is a power of two and no binary digit of the
+/// devices' positions on `a` is one of their positions on `b` (same value on every
+/// device). A tiling that gives every device its own block in one dim, on both orders,
+/// needs one: the block index's lowest bit is a digit of each order's last factor.
+bool carries_a_bit(const Mesh& a, const Mesh& b);
 
 }  // namespace redist::synth_detail

@@ -18,6 +18,7 @@
 namespace redist::testing {
 namespace {
 
+using synth_detail::carries_a_bit;
 using synth_detail::shares_a_proper_partition;
 
 /// A partition of the device ids: each device's class, numbered by first appearance.
@@ -64,6 +65,37 @@ std::set<Partition> proper_partitions(const Mesh& mesh) {
   return out;
 }
 
+/// The bits of each device's position on `mesh`, by device id (axes of power-of-two
+/// sizes), major first.
+std::vector<std::vector<int>> position_bits(const Mesh& mesh) {
+  std::vector<std::vector<int>> out(static_cast<std::size_t>(mesh.num_devices()));
+  for (int64_t p = 0; p < mesh.num_devices(); ++p) {
+    const auto coords = mesh.coords_of_position(p);
+    auto& bits = out[static_cast<std::size_t>(mesh.device_at(p))];
+    for (std::size_t a = 0; a < mesh.rank(); ++a)
+      for (int64_t bit = mesh.axis_size(a) / 2; bit >= 1; bit /= 2) bits.push_back((coords[a] & bit) != 0);
+  }
+  return out;
+}
+
+/// True when some order of the position bits on `a` and some order of those on `b`
+/// read every device's bits as the same number (a dim tiled by every device on both).
+bool all_distinct_blocks_stay(const Mesh& a, const Mesh& b) {
+  const auto on_a = position_bits(a), on_b = position_bits(b);
+  std::vector<std::size_t> order_a(on_a[0].size()), order_b(on_b[0].size());
+  std::iota(order_a.begin(), order_a.end(), 0);
+  do {
+    std::iota(order_b.begin(), order_b.end(), 0);
+    do {
+      bool same = true;
+      for (std::size_t d = 0; same && d < on_a.size(); ++d)
+        for (std::size_t i = 0; same && i < order_a.size(); ++i) same = on_a[d][order_a[i]] == on_b[d][order_b[i]];
+      if (same) return true;
+    } while (std::next_permutation(order_b.begin(), order_b.end()));
+  } while (std::next_permutation(order_a.begin(), order_a.end()));
+  return false;
+}
+
 TEST(SharedPartitions, AnOrderChangeAlongOneAxisKeepsTheOthersPartition) {
   // Devices [1,0,3,2] swap neighbours along y: the partition by x, {0,1} and {2,3}, is
   // the same on both orders.
@@ -82,6 +114,17 @@ TEST(SharedPartitions, AScrambledOrderSharesNone) {
   EXPECT_FALSE(shares_a_proper_partition(mesh, parse_mesh("{x:2, y:3} devices=[1,3,5,0,2,4]").value()));
 }
 
+TEST(SharedPartitions, AnOrderThatKeepsNoBitCannotKeepAllDistinctBlocks) {
+  // {x:2, y:4} transposed: x's bit is y's major bit on the other order.
+  EXPECT_TRUE(carries_a_bit(mesh_of("{x:2, y:4}"), parse_mesh("{x:2, y:4} devices=[0,2,4,6,1,3,5,7]").value()));
+  // Devices [0,1,2,4,3,5,6,7]: devices 3 and 4 swap places, which changes all three
+  // of their position bits, while the others keep theirs: no bit of a position on the
+  // new order is one bit of the same device's on the old.
+  EXPECT_FALSE(carries_a_bit(mesh_of("{x:2, y:4}"), parse_mesh("{x:2, y:4} devices=[0,1,2,4,3,5,6,7]").value()));
+  // An axis of size 3: no claim.
+  EXPECT_TRUE(carries_a_bit(mesh_of("{x:3}"), parse_mesh("{x:3} devices=[2,0,1]").value()));
+}
+
 // Where the brute force finds a partition shared by both orders, the function says so;
 // where it says none, none is. Meshes of up to 3 axes and 48 devices, half of the orders
 // digit permutations (which share many), half any permutation.
@@ -91,6 +134,10 @@ RC_GTEST_PROP(SharedPartitions, NeverMissesASharedPartition, ()) {
   const auto a = proper_partitions(mesh), b = proper_partitions(other);
   const bool shared = std::any_of(a.begin(), a.end(), [&](const Partition& p) { return b.count(p) > 0; });
   if (shared) RC_ASSERT(shares_a_proper_partition(mesh, other));
+  // On up to 16 devices of power-of-two axes: where no bit is carried, no order of the
+  // bits of one order gives every device the block index some order of the other's
+  // bits gives it.
+  if (!carries_a_bit(mesh, other) && mesh.num_devices() <= 16) RC_ASSERT(!all_distinct_blocks_stay(mesh, other));
   RC_TAG(shared ? "shared" : shares_a_proper_partition(mesh, other) ? "none, said may" : "none, said none");
 }
 
