@@ -34,10 +34,11 @@
 // dims need half their number of collectives, rounded up (all of it without fused
 // steps); before it, at least one step remains, unless the device order changes: then
 // the permute may move nothing and cost nothing. A dim that must lose a digit the
-// target has in that same dim needs a second collective to bring it back; before the
-// permute that makes two steps where no single permute can end at the target (some
-// dim's tile count does not divide the target's: slices only multiply it), as do more
-// than two dims to fix. Before it, a state with more tiles than the target must grow,
+// target has in that same dim needs a second collective to bring it back, and digits
+// that must move to another dim while others drop out need an all_to_all and an
+// all_gather; before the permute either makes two steps where no single permute can end
+// at the target (some dim's tile count does not divide the target's: slices only
+// multiply it), as do more than two dims to fix. Before it, a state with more tiles than the target must grow,
 // which only an all_gather does (after it no slice may run): where no gather after
 // slices reaches the target (a dim whose tiling and the target's first differ in where
 // a factor starts), two steps remain. A collective that takes a factor of a slow-class
@@ -126,27 +127,49 @@ bool overlap(const Factor& a, const Factor& b) {
   return a.axis == b.axis && a.pre < b.end() && b.pre < a.end();
 }
 
-/// True when a digit that must leave `have` is one the target's tiling of the same dim,
-/// `want`, has: it must come back, which takes a second step (a collective appends at
-/// the end of a dim, and no slice follows a received one). What must leave is every
-/// digit after the two tilings' longest common prefix (a factor's major part may stay:
-/// {z:(1)4} -> {z:(1)2} gathers z:(2)2 only). Where the first factors that differ start
-/// at the same place and `have`'s is its last, slices may still extend it first
-/// ({x:(1)2} -> {x} -> {x:(1)3} on x:6): no claim.
-bool leaves_and_returns(const Factors& have, const Factors& want, bool slices_open) {
+/// Where the digits that must leave a dim go in the target: back into the same dim
+/// (then a second collective must bring them: a collective appends at the end of a dim,
+/// and no slice follows a received one), into another dim (an all_to_all moves them),
+/// or out of the tiling (an all_gather drops them).
+struct Leaving {
+  bool returns = false;
+  bool to_other_dim = false;
+  bool to_free = false;
+};
+
+/// Where the digits that must leave dim `d` of a state, tiled by `have`, go in the
+/// `target`. What must leave is every digit after the two tilings' longest common prefix
+/// (a factor's major part may stay: {z:(1)4} -> {z:(1)2} gathers z:(2)2 only). Where the
+/// first factors that differ start at the same place and `have`'s is its last, slices
+/// may still extend it first ({x:(1)2} -> {x} -> {x:(1)3} on x:6), and where a leaving
+/// factor and a target factor do not nest, digits are not defined: no claim (all false).
+Leaving leaving_digits(const State& target, std::size_t d, const Factors& have, bool slices_open) {
+  const Factors& want = target.dims[d];
   std::size_t i = 0;
   while (i < have.size() && i < want.size() && have[i] == want[i]) ++i;
-  if (i == have.size()) return false;
-  Factor first = have[i];
-  if (i < want.size() && first.axis == want[i].axis && first.pre == want[i].pre) {
-    if (slices_open && i + 1 == have.size()) return false;
-    const int64_t common = std::gcd(first.size, want[i].size);
-    first = Factor{first.axis, first.pre * common, first.size / common};
+  if (i == have.size()) return {};
+  Factors leaving(have.begin() + static_cast<std::ptrdiff_t>(i), have.end());
+  if (i < want.size() && leaving[0].axis == want[i].axis && leaving[0].pre == want[i].pre) {
+    if (slices_open && i + 1 == have.size()) return {};
+    const int64_t common = std::gcd(leaving[0].size, want[i].size);
+    leaving[0] = Factor{leaving[0].axis, leaving[0].pre * common, leaving[0].size / common};
   }
-  auto returns = [&](const Factor& f) {
-    return f.size > 1 && std::any_of(want.begin(), want.end(), [&](const Factor& w) { return overlap(f, w); });
-  };
-  return returns(first) || std::any_of(have.begin() + static_cast<std::ptrdiff_t>(i) + 1, have.end(), returns);
+  Leaving out;
+  for (const Factor& f : leaving) {
+    if (f.size <= 1) continue;
+    int64_t covered = 1;  // the part of f's digits the target tiles by
+    for (std::size_t e = 0; e < target.dims.size(); ++e)
+      for (const Factor& w : target.dims[e]) {
+        if (!overlap(f, w)) continue;
+        const int64_t lo = std::max(f.pre, w.pre), hi = std::min(f.end(), w.end());
+        if (hi % lo != 0) return {};
+        covered *= hi / lo;
+        (e == d ? out.returns : out.to_other_dim) = true;
+      }
+    if (f.size % covered != 0) return {};
+    out.to_free = out.to_free || covered < f.size;
+  }
+  return out;
 }
 
 /// True when a permute from `s` may end at the target: slices, if still open, can make
@@ -166,7 +189,7 @@ bool permute_may_finish(const Frame& frame, const State& s) {
 Count count_bound(const Frame& frame, const State& s) {
   if (!frame.size_one_axes.empty()) return {};
   int bad = 0, bad_slow = 0;
-  bool returns = false;
+  Leaving all;
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     const Factors& have = s.dims[d];
     for (const auto& f : have)
@@ -176,17 +199,22 @@ Count count_bound(const Frame& frame, const State& s) {
     ++bad;
     bad_slow += std::any_of(have.begin() + static_cast<std::ptrdiff_t>(first), have.end(),
                             [&](const Factor& f) { return slow_axis(frame, f.axis); });
-    returns = returns || leaves_and_returns(have, frame.target.dims[d], !s.received || frame.slice_after_receive);
+    const Leaving dim = leaving_digits(frame.target, d, have, !s.received || frame.slice_after_receive);
+    all.returns = all.returns || dim.returns;
+    all.to_other_dim = all.to_other_dim || dim.to_other_dim;
+    all.to_free = all.to_free || dim.to_free;
   }
-  // A slice after received data could bring a factor back.
-  returns = returns && !frame.slice_after_receive;
+  // Two collectives where digits must come back, or where some must move to another dim
+  // (an all_to_all) and some drop out (an all_gather). A slice after received data could
+  // bring a digit back, or put a gathered one elsewhere.
+  const bool two = !frame.slice_after_receive && (all.returns || (all.to_other_dim && all.to_free));
   // Before the permute, it may fix every dim, at any class; with a change of device
   // order it may also move nothing (same_blocks.hpp), and cost nothing.
   if (!s.permuted) {
     if (frame.mesh_change || bad == 0) return {};
     // Where the permute cannot end at the target, one collective must: it takes suffixes
-    // out of at most two dims and brings none back.
-    if ((bad > 2 || returns) && !frame.slice_after_receive && !permute_may_finish(frame, s)) return {2, 0};
+    // out of at most two dims, brings none back, and gathers or exchanges, not both.
+    if ((bad > 2 || two) && !frame.slice_after_receive && !permute_may_finish(frame, s)) return {2, 0};
     // Fewer tiles in the target: the shard must grow, which only an all_gather does, and
     // no all_slice may follow it. One step then suffices only where all_slices and one
     // gather may reach the target.
@@ -197,7 +225,7 @@ Count count_bound(const Frame& frame, const State& s) {
     return {1, 0};
   }
   if (bad == 0) return {};
-  const int least = returns ? 2 : 1;
+  const int least = two ? 2 : 1;
   if (!frame.fused_steps) return {std::max(bad, least), bad_slow};
   return {std::max((bad + 1) / 2, least), (bad_slow + 1) / 2};
 }

@@ -160,6 +160,15 @@ TEST(EngineBound, AFastGroupArgumentHoldsAfterTheChangeOfDeviceOrder) {
   EXPECT_NEAR(lower_bound_us(frame, after), 5 + 12 * 4 / 25e3, 1e-9);
 }
 
+TEST(EngineBound, DigitsToGatherAndToExchangeTakeTwoCollectives) {
+  // {x:2, y:2}, one link class: f32[{x,y}4, 4] -> f32[4, {x}4]. x must move to dim 1 (an
+  // all_to_all) and y drop out (an all_gather): no one collective does both, and no
+  // single permute ends there (dim 0 has 4 tiles, the target's 1). The worst device
+  // holds 2 of its 8 target elements: it lacks 24 bytes.
+  const Mesh mesh = mesh_of("{x:2, y:2}");
+  EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{x,y}4, 4]", "f32[4, {x}4]"), 2 + 24 / 300e3, 1e-9);
+}
+
 TEST(EngineBound, AnOrderChangeThatKeepsNoBlockChargesItsPermute) {
   // {x:2, y:3}, x inter-node, devices [1,3,5,0,2,4] on the target's order: no partition
   // of the devices by sub-axes is one on both orders (shared_partitions_test.cpp), the
