@@ -39,20 +39,28 @@ std::vector<std::string> in_mesh_order(const Mesh& mesh, const std::vector<std::
   return out;
 }
 
-/// The axes on which the two ends of some explicit permute pair of two devices differ.
+/// The axes on which the two ends of some explicit permute pair of two devices differ:
+/// their coordinates on the mesh, or, on a change of device order, on either order (a
+/// buffer that moves to another device crosses the links between the two on each order's
+/// reading of the axes; comparing one end's old coordinates with the other's new ones
+/// would call a move between two devices that trade places free).
 std::vector<std::string> pair_axes(const Mesh& source_mesh, const Mesh& target_mesh, const DevicePairs& pairs) {
   const std::size_t rank = source_mesh.rank();
   std::vector<bool> differs(rank, false);
-  for (const auto& [source, target] : pairs) {
-    if (source == target) continue;  // the buffer stays on its device
-    // Coordinates from the row-major positions, minor axis first.
-    int64_t s = source_mesh.position_of(source), t = target_mesh.position_of(target);
+  // Marks the axes on which the row-major positions `s` and `t` differ (minor axis first).
+  auto mark = [&](int64_t s, int64_t t) {
     for (std::size_t a = rank; a-- > 0;) {
       const int64_t size = source_mesh.axis_size(a);
       differs[a] = differs[a] || s % size != t % size;
       s /= size;
       t /= size;
     }
+  };
+  const bool reordered = !(source_mesh == target_mesh);
+  for (const auto& [source, target] : pairs) {
+    if (source == target) continue;  // the buffer stays on its device
+    mark(source_mesh.position_of(source), source_mesh.position_of(target));
+    if (reordered) mark(target_mesh.position_of(source), target_mesh.position_of(target));
   }
   std::vector<std::string> names;
   for (std::size_t a = 0; a < rank; ++a)

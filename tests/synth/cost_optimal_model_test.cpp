@@ -89,6 +89,18 @@ TEST(CostModel, APermuteIsChargedOnTheAxesItsPairsDifferOnNotTheDimsTiling) {
   EXPECT_DOUBLE_EQ(moved.time_us, 5 + 64 / 25e3);
 }
 
+TEST(CostModel, AnOrderChangesPairsAreChargedOnTheAxesTheirDevicesDifferOn) {
+  // {x:2, y:2}, x inter-node; the new order swaps devices 0 and 2 (devices=[2,1,0,3]).
+  // Device 0 now needs the block of x=1, which device 2 holds: the pair (2 -> 0) joins
+  // devices that differ on x on either order. (Read as device 2's old coordinates against
+  // device 0's new ones, (1,0) against (1,0), it would look free.)
+  const StepCost swap = cost_of(inter_x(), "{x:2, y:2}", "f32[{x}8]",
+                                "collective_permute(to=f32[{x}8], mesh={x:2, y:2} devices=[2,1,0,3], "
+                                "pairs=[(2, 0), (1, 1), (0, 2), (3, 3)])");
+  EXPECT_EQ(swap.link, LinkClass::inter);
+  EXPECT_DOUBLE_EQ(swap.time_us, 5 + 16 / 25e3);
+}
+
 /// The axes along which some of the lowered pairs of the permute `before` -> `after`
 /// differ, from the explicit pair table (every device enumerated), in mesh order.
 std::vector<std::string> enumerated_pair_axes(const TypedState& before, const TypedState& after) {
