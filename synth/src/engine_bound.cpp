@@ -38,10 +38,10 @@
 // that must move to another dim while others drop out need an all_to_all and an
 // all_gather; before the permute either makes two steps where no single permute can end
 // at the target (some dim's tile count does not divide the target's: slices only
-// multiply it), as do more than two dims to fix. Before it, a state with more tiles than the target must grow,
-// which only an all_gather does (after it no slice may run): where no gather after
-// slices reaches the target (a dim whose tiling and the target's first differ in where
-// a factor starts), two steps remain. A collective that takes a factor of a slow-class
+// multiply it), as do more than two dims to fix. Before it, a state with more tiles
+// than the target must grow, which only an all_gather does (after it no slice may
+// run): where no gather after slices reaches the target (a dim whose tiling and the
+// target's first differ in where a factor starts), two steps remain. A collective that takes a factor of a slow-class
 // axis out runs at the slow class; so after the permute the dims with such a factor to
 // leave need half their number of slow collectives, rounded up.
 //
@@ -618,11 +618,8 @@ double order_change_us(const Frame& frame) {
   }
   frame.order_change_us = 0;
   if (!moves) return 0;
-  LinkClass link = LinkClass::intra;
-  for (std::size_t a = 0; a < frame.classes.size(); ++a)
-    if (frame.axis_sizes[a] > 1) link = slower(link, frame.classes[a]);
   auto permute_us = [&](double shard) {
-    return collective_time_us(CollectiveKind::permute, 2, shard, frame.model->link(link));
+    return collective_time_us(CollectiveKind::permute, 2, shard, frame.model->link(frame.order_change_link));
   };
   const double target_shard = bytes / static_cast<double>(tile_count(frame.target));
   const double least_shard = bytes / static_cast<double>(n);

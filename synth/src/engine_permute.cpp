@@ -115,8 +115,7 @@ void combine(const Frame& frame, const State& s, std::size_t d, State& x, Factor
 double permute_time_us(const Frame& frame, const State& s, const Factors& s_free, const State& x) {
   LinkClass link = LinkClass::intra;
   if (frame.mesh_change) {
-    for (std::size_t a = 0; a < frame.classes.size(); ++a)
-      if (frame.axis_sizes[a] > 1) link = slower(link, frame.classes[a]);
+    link = frame.order_change_link;
   } else {
     // The lowering's moves (plan/lowered.hpp, permute_moves): each tiled dim's source
     // factors take the target's block index of that dim, the factors free only in the

@@ -77,8 +77,8 @@ bool slow_axis_must_move(const Frame& frame, const State& s) {
   if (!frame.slow_class || frame.slice_after_receive || (frame.mesh_change && !s.permuted)) return false;
   const Tiles tiles = tiles_of(s);
   for (int a = 0; a < static_cast<int>(frame.axis_sizes.size()); ++a) {
-    if (frame.classes[static_cast<std::size_t>(a)] != *frame.slow_class || frame.axis_sizes[static_cast<std::size_t>(a)] < 2)
-      continue;
+    const auto i = static_cast<std::size_t>(a);
+    if (frame.classes[i] != *frame.slow_class || frame.axis_sizes[i] < 2) continue;
     if (pending_on(s.reduce, a) || pending_on(frame.target.reduce, a)) continue;
     if (must_move(frame, s, tiles, a)) return true;
   }

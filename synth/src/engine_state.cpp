@@ -138,6 +138,8 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
   for (const auto& d : f.target.dims)
     for (const auto& x : d)
       if (x.size == 1) f.size_one_axes.push_back(x.axis);
+  for (std::size_t a = 0; a < f.axis_sizes.size(); ++a)
+    if (f.axis_sizes[a] > 1) f.order_change_link = slower(f.order_change_link, f.classes[a]);
   f.min_latency_us = std::min(model.intra.latency_us, model.inter.latency_us);
   f.max_bandwidth_gbps = std::max(model.intra.bandwidth_gbps, model.inter.bandwidth_gbps);
   if (model.intra.bandwidth_gbps != model.inter.bandwidth_gbps)

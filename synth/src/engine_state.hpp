@@ -54,6 +54,9 @@ struct Frame {
   Mesh src_mesh;
   Mesh dst_mesh;
   bool mesh_change = false;  // the device order differs: the permute is required
+  /// The class such a permute runs at (its symbolic lowering's: the slowest of the axes
+  /// of size 2 or more).
+  LinkClass order_change_link = LinkClass::intra;
   bool slice_after_receive = false;  // all_slice stays open after data is received
   bool fused_steps = true;           // fused all_to_alls and all_gathers are successors
   std::size_t max_permute_targets = 96;  // permute edges offered per state (EngineLimits)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 namespace redist::synth_detail {
@@ -55,10 +56,21 @@ std::vector<AxisPartition> axis_partitions(int64_t size, std::size_t cap) {
   return out;
 }
 
-/// Minimal union-find over a few coordinates.
+/// Minimal union-find over a few coordinates: the root of `v`, halving the path.
 int root(std::vector<int>& parent, int v) {
-  while (parent[static_cast<std::size_t>(v)] != v) v = parent[static_cast<std::size_t>(v)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+  auto at = [&](int i) -> int& { return parent[static_cast<std::size_t>(i)]; };
+  while (at(v) != v) v = at(v) = at(at(v));
   return v;
+}
+
+/// Each device's coordinates on `a` and on `b`, by its position on `a`.
+std::pair<std::vector<Coords>, std::vector<Coords>> coordinates(const Mesh& a, const Mesh& b) {
+  std::vector<Coords> on_a(static_cast<std::size_t>(a.num_devices())), on_b(on_a.size());
+  for (int64_t p = 0; p < a.num_devices(); ++p) {
+    on_a[static_cast<std::size_t>(p)] = a.coords_of_position(p);
+    on_b[static_cast<std::size_t>(p)] = b.coords_of_device(a.device_at(p));
+  }
+  return {std::move(on_a), std::move(on_b)};
 }
 
 }  // namespace
@@ -76,14 +88,7 @@ bool shares_a_proper_partition(const Mesh& a, const Mesh& b) {
     combinations *= static_cast<int64_t>(options[x].size());
     if (combinations > kMaxCombinations) return true;
   }
-  // Coordinates of each position on `a`, and of the same device on `b`.
-  std::vector<std::vector<int64_t>> a_coords(static_cast<std::size_t>(n)), b_coords(static_cast<std::size_t>(n));
-  for (int64_t p = 0; p < n; ++p) {
-    const auto ca = a.coords_of_position(p);
-    const auto cb = b.coords_of_device(a.device_at(p));
-    a_coords[static_cast<std::size_t>(p)].assign(ca.begin(), ca.end());
-    b_coords[static_cast<std::size_t>(p)].assign(cb.begin(), cb.end());
-  }
+  const auto [a_coords, b_coords] = coordinates(a, b);
   std::vector<std::size_t> pick(rank, 0);
   std::vector<int64_t> class_of(static_cast<std::size_t>(n));
   std::vector<int> first, parent;
@@ -135,12 +140,7 @@ bool carries_a_bit(const Mesh& a, const Mesh& b) {
   const std::size_t rank = a.rank();
   for (std::size_t x = 0; x < rank; ++x)
     if ((a.axis_size(x) & (a.axis_size(x) - 1)) != 0) return true;
-  const int64_t n = a.num_devices();
-  std::vector<Coords> on_a(static_cast<std::size_t>(n)), on_b(static_cast<std::size_t>(n));
-  for (int64_t p = 0; p < n; ++p) {
-    on_a[static_cast<std::size_t>(p)] = a.coords_of_position(p);
-    on_b[static_cast<std::size_t>(p)] = b.coords_of_device(a.device_at(p));
-  }
+  const auto [on_a, on_b] = coordinates(a, b);
   // Each bit of a's coordinates against each bit of b's, over every device.
   for (std::size_t x = 0; x < rank; ++x)
     for (int64_t bit = 1; bit < a.axis_size(x); bit <<= 1)
