@@ -5,7 +5,6 @@
 
 #include "engine_moves.hpp"
 #include "permute_axes.hpp"
-#include "same_blocks.hpp"
 
 namespace redist::engine_detail {
 
@@ -161,9 +160,7 @@ void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out)
     Edge& e = out[i];
     State& t = e.to;
     if (t.dims == s.dims && !frame.mesh_change) continue;
-    const bool stays = frame.mesh_change && s.reduce.empty() &&
-                       synth_detail::same_blocks(frame.src_mesh, {s.dims.data(), s.dims.size()}, frame.dst_mesh,
-                                                 {t.dims.data(), t.dims.size()});
+    const bool stays = frame.mesh_change && s.reduce.empty() && stays_in_place(frame, s, t);
     const double time = stays ? 0 : permute_time_us(frame, s, s_free, t);
     t.received = s.received || time > 0;
     e.move.kind = Move::Kind::permute;

@@ -43,6 +43,14 @@ struct StateHash {
   std::size_t operator()(const State& s) const;
 };
 
+/// One dim's factors before and after a permute.
+struct DimChange {
+  std::size_t dim = 0;
+  Factors from;
+  Factors to;
+  bool operator==(const DimChange&) const = default;
+};
+
 /// The fixed facts of one search.
 struct Frame {
   std::vector<int64_t> axis_sizes;  // mesh axes in declared order
@@ -86,7 +94,16 @@ struct Frame {
   /// Memo of the bound's charge for the permute of a change of device order (its least
   /// modeled time where every permute must move data, else 0), filled on first use.
   mutable std::optional<double> order_change_us;
+  /// Memo of the permutes of a change of device order: per (dim, its factors before,
+  /// after), whether every device keeps its block of that dim (same_blocks.hpp). A
+  /// permute moves nothing when every dim does; each check walks every device, and the
+  /// search asks it of each permute edge.
+  mutable std::unordered_map<std::size_t, std::vector<std::pair<DimChange, bool>>> dim_stays;
 };
+
+/// Returns true when the permute from `s` to `t` (a change of device order, no pending
+/// reductions) leaves every device the block it holds: it moves nothing.
+bool stays_in_place(const Frame& frame, const State& s, const State& t);
 
 /// True when two factors may appear in one type (as core's compatible()).
 bool compatible(const Factor& a, const Factor& b);

@@ -11,6 +11,7 @@
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
 #include "synth/src/engine_moves.hpp"
+#include "synth/src/same_blocks.hpp"
 #include "synth/synthesis_checks.hpp"
 #include "synth/test_util.hpp"
 
@@ -67,6 +68,34 @@ TEST(EnginePermute, ThePermutePadsWithFastFactorsAndTheGatherRunsOnFastLinks) {
   auto best = optimal_plan(model, mesh, src, mesh, dst);
   ASSERT_TRUE(best.ok()) << best.error().to_string();
   EXPECT_NEAR(best->time_us, time_us, 1e-9 * time_us);
+}
+
+TEST(EnginePermute, APermuteStaysInPlaceExactlyWhereEveryDeviceKeepsItsBlocks) {
+  // devices [1,0,3,2] on {x:2, y:2}: the order changes along y only, so a dim tiled by
+  // x keeps its blocks and one tiled by y does not. stays_in_place() answers per dim
+  // from a memo; it must agree with same_blocks() on the whole state, asked twice.
+  const Mesh src_mesh = mesh_of("{x:2, y:2}"), dst_mesh = mesh_of("{x:2, y:2} devices=[1,0,3,2]");
+  const std::vector<std::string> types = {"f32[8, 4]",      "f32[{x}8, 4]",   "f32[{y}8, 4]",   "f32[8, {x}4]",
+                                          "f32[{x}8, {y}4]", "f32[{y}8, {x}4]", "f32[{x,y}8, 4]", "f32[{y,x}8, 4]"};
+  const auto frame = engine_detail::make_frame(CostModel{}, src_mesh, type_of(types[0], src_mesh), dst_mesh,
+                                               type_of(types[0], dst_mesh), INT64_MAX);
+  int stays = 0;
+  for (int round = 0; round < 2; ++round)
+    for (const auto& a : types)
+      for (const auto& b : types) {
+        const auto s = engine_detail::state_of(type_of(a, src_mesh), src_mesh, false);
+        const auto t = engine_detail::state_of(type_of(b, dst_mesh), dst_mesh, true);
+        const bool expected = synth_detail::same_blocks(src_mesh, {s.dims.data(), s.dims.size()}, dst_mesh,
+                                                        {t.dims.data(), t.dims.size()});
+        EXPECT_EQ(engine_detail::stays_in_place(frame, s, t), expected) << a << " -> " << b;
+        stays += expected;
+      }
+  // Per round: the replicated array, {x}8 and {8, {x}4} each to themselves.
+  EXPECT_EQ(stays, 2 * 3);
+  EXPECT_TRUE(engine_detail::stays_in_place(frame, engine_detail::state_of(type_of("f32[{x}8, 4]", src_mesh), src_mesh, false),
+                                            engine_detail::state_of(type_of("f32[{x}8, 4]", dst_mesh), dst_mesh, true)));
+  EXPECT_FALSE(engine_detail::stays_in_place(frame, engine_detail::state_of(type_of("f32[{y}8, 4]", src_mesh), src_mesh, false),
+                                             engine_detail::state_of(type_of("f32[{y}8, 4]", dst_mesh), dst_mesh, true)));
 }
 
 }  // namespace
