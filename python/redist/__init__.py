@@ -98,12 +98,11 @@ def plan(
     time under `cost_model`, default CostModel(); docs/cost_model.md), or a baseline
     ("gather_then_slice", "xla_style"). `budget` bounds the bytes per device. `search`
     lets "synthesize" expand up to that many states from its constructive plans for a
-    cheaper one, and as many again deeper towards the target where it cannot prove its
-    plan within 10% of the optimal one, ten times as many where it cannot prove it within
-    1.5x, and ten times as many again, less deep, where that plan is still not within
-    1.5x (default None: 100 where `cost_model` gives the mesh's axes two link speeds,
-    which brings the plan within 5% of the optimal one on 93% of docs/results.md's random
-    cases, else 0: the cheapest constructive plan, which over one link speed already is).
+    cheaper one; where it cannot prove its plan within 10% of the optimal one and the plan
+    is above 1.5x of the least time left, fifty times as many in the optimal search's
+    order with its step set; then, where the plan is still not proved, as many again
+    deeper towards the target, ten times as many where it is still above 1.5x (default
+    None: 100 under any cost model; 0: the cheapest constructive plan).
     Raises ValueError on bad input, UnsupportedError outside the
     scope, NoPlanError when nothing fits the budget.
     """

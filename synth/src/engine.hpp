@@ -23,6 +23,7 @@
 #include "redist/core/result.hpp"
 #include "redist/plan/plan.hpp"
 #include "redist/synth/cost_model.hpp"
+#include "engine_state.hpp"
 
 namespace redist::engine_detail {
 
@@ -47,9 +48,10 @@ struct EngineLimits {
   /// leaves them out and fuses the plan it finds afterwards.
   bool fused_steps = true;
   /// Permute edges offered per state before the permute, besides the seed's own (the
-  /// step set's cap: docs/synthesis.md). optimal_plan() offers 96; synthesize()'s
-  /// default budget fewer (synthesize.cpp, kSearchPermuteTargets).
-  std::size_t max_permute_targets = 96;
+  /// step set's cap: docs/synthesis.md). optimal_plan() offers all kPermuteTargets;
+  /// synthesize()'s default budget fewer (synthesize.cpp, kSearchPermuteTargets): those
+  /// of them whose dims agree most with the target's.
+  std::size_t max_permute_targets = kPermuteTargets;
   /// The queue's order: cost + bound_weight x lower bound. Above 1 (weighted A*) the
   /// search runs deeper towards the target and finds plans sooner, but proves nothing
   /// until its queue is empty: for a search for any plan within a budget

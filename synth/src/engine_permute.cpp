@@ -81,11 +81,11 @@ const std::vector<Factors>& target_options(const Frame& frame, std::size_t d, in
 
 /// Depth-first over dims: appends to `out` an edge to each combination of `s`'s own
 /// dim or one of the target options whose factors are pairwise compatible (and with the
-/// pending reductions), up to frame.max_permute_targets from `out[first]` on; only the edges' states
-/// are set.
+/// pending reductions), up to kPermuteTargets from `out[first]` on; only the edges'
+/// states are set.
 void combine(const Frame& frame, const State& s, std::size_t d, State& x, Factors& used, std::size_t first,
              std::vector<Edge>& out) {
-  if (out.size() - first >= frame.max_permute_targets) return;
+  if (out.size() - first >= kPermuteTargets) return;
   if (d == s.dims.size()) {
     out.emplace_back().to = x;
     return;
@@ -107,6 +107,38 @@ void combine(const Frame& frame, const State& s, std::size_t d, State& x, Factor
     }
     used.resize(mark);
   }
+}
+
+/// Returns how far `x` agrees with the target: per dim, the factors it shares with the
+/// target's dim from the major end, one more where the dims are equal. Example: target
+/// [{y,x}, {z}], x [{y}, {z}]: 1 + 2 = 3; [{x}, {z}]: 0 + 2 = 2.
+int agreement(const Frame& frame, const State& x) {
+  int out = 0;
+  for (std::size_t d = 0; d < x.dims.size(); ++d) {
+    const Factors &a = x.dims[d], &b = frame.target.dims[d];
+    const auto [end, unused] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+    out += static_cast<int>(end - a.begin()) + (a == b ? 1 : 0);
+  }
+  return out;
+}
+
+/// Keeps, of the edges from `out[first]` on, the frame.max_permute_targets whose states
+/// agree most with the target (in their order where they agree as much). The
+/// combinations come depth-first, the first dims' own factors before their options: cut
+/// at the cap in that order, they would vary the last dims only.
+void keep_nearest(const Frame& frame, std::size_t first, std::vector<Edge>& out) {
+  if (out.size() - first <= frame.max_permute_targets) return;
+  std::vector<std::pair<int, std::size_t>> order;  // (-agreement, index)
+  for (std::size_t i = first; i < out.size(); ++i) order.emplace_back(-agreement(frame, out[i].to), i);
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  order.resize(frame.max_permute_targets);
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  std::size_t kept = first;
+  for (const auto& [unused, i] : order) {
+    if (kept != i) out[kept] = std::move(out[i]);
+    ++kept;
+  }
+  out.resize(kept, Edge{});
 }
 
 }  // namespace
@@ -148,6 +180,7 @@ void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out)
   x.permuted = true;
   Factors used = s.reduce;
   combine(frame, s, 0, x, used, first, out);
+  keep_nearest(frame, first, out);
   for (const auto& hint : frame.permute_hints) {
     const State& after = hint.second;  // a named reference: clang 14 cannot capture a binding
     if (hint.first == s && std::none_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),

@@ -43,6 +43,11 @@ struct StateHash {
   std::size_t operator()(const State& s) const;
 };
 
+/// Permute targets the search's full step set offers a state (the targets' per-dim
+/// options combined in order: engine_permute.cpp). A smaller cap (EngineLimits) keeps
+/// the ones of these nearest to the target.
+inline constexpr std::size_t kPermuteTargets = 96;
+
 /// One dim's factors before and after a permute.
 struct DimChange {
   std::size_t dim = 0;
@@ -67,7 +72,7 @@ struct Frame {
   LinkClass order_change_link = LinkClass::intra;
   bool slice_after_receive = false;  // all_slice stays open after data is received
   bool fused_steps = true;           // fused all_to_alls and all_gathers are successors
-  std::size_t max_permute_targets = 96;  // permute edges offered per state (EngineLimits)
+  std::size_t max_permute_targets = kPermuteTargets;  // permute edges offered per state (EngineLimits)
   bool padded = false;  // the source or target has padding: padded states may be visited
   bool target_padded = false;  // the target's shard is padded
   DistType like;             // element type, global sizes and reduce op of the array

@@ -24,31 +24,31 @@ constexpr int64_t kFallbackExpansions = 20'000;
 /// run deeper towards the target. On the 1,000-pair harness suite (seed 20240611)
 /// weight 2 against 1 gave 4 of the 25 fallback plans cheaper (up to 2x), none dearer.
 constexpr double kFallbackBoundWeight = 2.0;
-/// The queue's weight on the lower bound in the bounded search's deep pass. The search
-/// runs in two passes of the same budget: plain A* first, which proves most seeds within
-/// the gap and stops; where it ends at its budget instead, a weighted pass from its best
-/// plan, which runs deeper towards the target and finds the plans of four or five steps
-/// the plain pass does not reach in its budget (docs/synthesis.md; measured in
-/// docs/results.md).
+/// The queue's weight on the lower bound in the bounded search's deep pass. Plain A*
+/// runs first, and proves most seeds within the gap and stops; where it ends at its
+/// budget instead, a weighted pass from its best plan runs deeper towards the target and
+/// finds the plans of four or five steps the plain pass does not reach in its budget
+/// (docs/synthesis.md; measured in docs/results.md).
 constexpr double kDeepPassBoundWeight = 2.0;
-/// The weight of a second deep pass, from the first one's plan, where that plan is still
-/// far from proved (kDeepPassFactor). Nearer A*'s order, it finds plans whose first steps
-/// look dear, which weight 2 runs past (a fast exchange before the permute): on six
-/// random suites of 400 it took the plans above 1.5x the optimum from 7 to 1 (docs/
-/// results.md "A second deep pass"). Run on every plan the first pass leaves unproved, it
-/// made 3 more plans cheaper, at 1.3x the 90th-percentile call time.
-constexpr double kSecondDeepPassBoundWeight = 1.2;
-/// Where the plain pass ends without proving its plan within this factor of the least
-/// modeled time, the deep pass has kDeepPassScale times the budget. Every plan above
-/// 1.5x the optimum is among these (the least estimate the plain pass leaves is at most
-/// the optimum), and the deep pass finds the cheaper plans of most of them at four to ten
-/// times the budget (docs/results.md "A deeper pass where the plan is far from proved");
-/// the plans proved within the factor, most calls', cost no more time.
+/// A plan above this factor of the least modeled time its pass leaves is far from
+/// proved. Every plan above 1.5x the optimum is such (the least estimate a plain pass
+/// leaves is at most the optimum); most calls' plans are proved within the gap instead.
 constexpr double kDeepPassFactor = 1.5;
+/// Where the plain pass leaves its plan far from proved, a pass of the optimal search's
+/// own order and step set (plain A*, every permute target) runs with kFarPassScale times
+/// the budget: the plans above 1.5x the optimum that weighted passes miss need a permute
+/// target outside the capped set or a few thousand states in plain order (on four random
+/// suites of 400, it took the plans above 1.5x the optimum from 4 to 1, at 4x the 99th
+/// percentile call time: docs/results.md "The far pass").
+constexpr int64_t kFarPassScale = 50;
+/// Where a plan is still far from proved after the far pass, the deep pass has
+/// kDeepPassScale times the budget: it finds cheaper plans for about a third of those
+/// (docs/results.md "A deeper pass where the plan is far from proved").
 constexpr int64_t kDeepPassScale = 10;
-/// Permute targets a state of the default budget's search is offered (EngineLimits): on the
-/// random suite, 16 keep the plans of 96 (p90 1.047 against the optimal) at half the
-/// 90th-percentile call time; 8 lose a little (1.067).
+/// Permute targets a state of the default budget's search is offered (EngineLimits), of
+/// kPermuteTargets, those whose dims agree most with the target's (engine_permute.cpp):
+/// on the random suite, 16 keep the plans of 96 (p90 1.047 against the optimal) at half
+/// the 90th-percentile call time; 8 lose a little (1.067).
 constexpr std::size_t kSearchPermuteTargets = 16;
 
 }  // namespace
@@ -95,11 +95,10 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   const CostModel& model = options.cost_model ? *options.cost_model : kDefaultModel;
   if (auto s = validate(model, src_mesh); !s) return s.error();
   const std::vector<bool> slow = synth_detail::slow_axes(model, src_mesh);
-  const bool two_speeds = !slow.empty();
   const auto seeds = reducing ? synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst)
                               : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst,
                                                                  {.slow_axes = slow});
-  const int64_t expansions = options.max_expanded.value_or(two_speeds ? SynthOptions::kDefaultSearch : 0);
+  const int64_t expansions = options.max_expanded.value_or(SynthOptions::kDefaultSearch);
   engine_detail::EngineLimits limits;
   limits.max_expanded = expansions;
   limits.gap = options.gap;
@@ -108,23 +107,28 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   limits.max_permute_targets =
       options.max_expanded ? engine_detail::EngineLimits{}.max_permute_targets : kSearchPermuteTargets;
   limits.require_seed = true;
+  const auto scaled = [&](int64_t scale) { return expansions > INT64_MAX / scale ? INT64_MAX : expansions * scale; };
   // The bounded search from the cheapest valid plan of `from`: the plain pass, then,
-  // where it ends at its budget without proving its plan within the gap, the deep pass
-  // from that plan, longer where the plan is far from proved, and where the deep pass
-  // leaves it still far, the second deep pass from its plan. No plan when none of `from`
-  // is valid.
+  // where it ends at its budget without proving its plan within the gap, the far pass
+  // where that plan is far from proved, then, unless that proves its plan or brings it
+  // near, the deep pass from the plan so far, longer where it is still far from proved.
+  // No plan when none of `from` is valid.
   auto bounded = [&](const std::vector<Plan>& from) -> Result<engine_detail::EngineResult> {
     auto plain = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, from, limits);
     if (!plain || !plain->plan || plain->stopped.empty() || expansions <= 0) return plain;
+    if (plain->time_us > kDeepPassFactor * plain->least_us) {
+      engine_detail::EngineLimits far_limits = limits;
+      far_limits.max_expanded = scaled(kFarPassScale);
+      far_limits.max_permute_targets = engine_detail::kPermuteTargets;
+      auto far = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*plain->plan}, far_limits);
+      if (!far || !far->plan || far->stopped.empty() || far->time_us <= kDeepPassFactor * far->least_us) return far;
+      plain = std::move(far);
+    }
     engine_detail::EngineLimits deep_limits = limits;
     deep_limits.bound_weight = kDeepPassBoundWeight;
     if (plain->time_us > kDeepPassFactor * plain->least_us)
-      deep_limits.max_expanded = expansions > INT64_MAX / kDeepPassScale ? INT64_MAX : expansions * kDeepPassScale;
-    auto deep = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*plain->plan}, deep_limits);
-    if (!deep || !deep->plan || deep->stopped.empty() || deep->time_us <= kDeepPassFactor * plain->least_us)
-      return deep;
-    deep_limits.bound_weight = kSecondDeepPassBoundWeight;
-    return engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*deep->plan}, deep_limits);
+      deep_limits.max_expanded = scaled(kDeepPassScale);
+    return engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*plain->plan}, deep_limits);
   };
   auto found = bounded(seeds);
   if (!found) return found.error();

@@ -46,11 +46,11 @@ CLI::Option* add_search_option(CLI::App& cmd, std::optional<int64_t>& expanded) 
   return cmd
       .add_option("--search", expanded,
                   "Let the synthesizer search up to N states from its constructive plans for a cheaper one under "
-                  "the cost model, stopping once it proves its plan within 10% of the optimal one, then, if it "
-                  "could not, N more states deeper towards the target, 10 N where it could not prove it within 1.5x, "
-                  "and 10 N more, less deep, where that plan is still not within 1.5x (default: 100 where --cost-model gives the mesh's axes two link speeds, within 5% of the optimal "
-                  "plan on 93% of docs/results.md's random cases; else 0, the cheapest constructive plan, which over "
-                  "one link speed already is on 93%)")
+                  "the cost model, stopping once it proves its plan within 10% of the optimal one; where it could "
+                  "not, and its plan is above 1.5x of the least time left, 50 N states in the optimal search's order "
+                  "with its step set; then, where still not proved, N states deeper towards the target, 10 N where "
+                  "the plan is still above 1.5x (default: 100, under any cost model; 0: the cheapest constructive "
+                  "plan)")
       ->check(CLI::Validator(
           [](const std::string& text) {
             const bool digits = !text.empty() && text.size() <= 18 &&
