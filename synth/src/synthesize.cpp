@@ -30,21 +30,21 @@ constexpr double kFallbackBoundWeight = 2.0;
 /// finds the plans of four or five steps the plain pass does not reach in its budget
 /// (docs/synthesis.md; measured in docs/results.md).
 constexpr double kDeepPassBoundWeight = 2.0;
-/// A plan above this factor of the least modeled time its pass leaves is far from
-/// proved. Every plan above 1.5x the optimum is such (the least estimate a plain pass
-/// leaves is at most the optimum); most calls' plans are proved within the gap instead.
+/// Where the plain pass ends without proving its plan within this factor of the least
+/// modeled time it leaves, the plan is far from proved, and the deep pass has
+/// kDeepPassScale times the budget. Every plan above 1.5x the optimum is among these
+/// (the least estimate a plain pass leaves is at most the optimum), and the deep pass
+/// finds the cheaper plans of most of them at four to ten times the budget (docs/
+/// results.md "A deeper pass where the plan is far from proved"); the plans proved
+/// within the factor, most calls', cost no more time.
 constexpr double kDeepPassFactor = 1.5;
-/// Where the plain pass leaves its plan far from proved, a pass of the optimal search's
-/// own order and step set (plain A*, every permute target) runs with kFarPassScale times
-/// the budget: the plans above 1.5x the optimum that weighted passes miss need a permute
-/// target outside the capped set or a few thousand states in plain order (on four random
-/// suites of 400, it took the plans above 1.5x the optimum from 4 to 1, at 4x the 99th
-/// percentile call time: docs/results.md "The far pass").
-constexpr int64_t kFarPassScale = 50;
-/// Where a plan is still far from proved after the far pass, the deep pass has
-/// kDeepPassScale times the budget: it finds cheaper plans for about a third of those
-/// (docs/results.md "A deeper pass where the plan is far from proved").
 constexpr int64_t kDeepPassScale = 10;
+/// Where the deep pass leaves its plan far from proved, a pass of the optimal search's
+/// own order and step set (plain A*, every permute target) follows from its plan, with
+/// kFarPassScale times the budget: the plans above 1.5x the optimum that weighted passes
+/// miss need a permute target outside the capped set or a few thousand states in plain
+/// order (docs/results.md "The far pass").
+constexpr int64_t kFarPassScale = 50;
 /// Permute targets a state of the default budget's search is offered (EngineLimits), of
 /// kPermuteTargets, those whose dims agree most with the target's (engine_permute.cpp):
 /// on the random suite, 16 keep the plans of 96 (p90 1.047 against the optimal) at half
@@ -109,26 +109,24 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   limits.require_seed = true;
   const auto scaled = [&](int64_t scale) { return expansions > INT64_MAX / scale ? INT64_MAX : expansions * scale; };
   // The bounded search from the cheapest valid plan of `from`: the plain pass, then,
-  // where it ends at its budget without proving its plan within the gap, the far pass
-  // where that plan is far from proved, then, unless that proves its plan or brings it
-  // near, the deep pass from the plan so far, longer where it is still far from proved.
-  // No plan when none of `from` is valid.
+  // where it ends at its budget without proving its plan within the gap, the deep pass
+  // from that plan, longer where the plan is far from proved, and where the deep pass
+  // leaves it still far, the far pass from its plan. No plan when none of `from` is
+  // valid.
   auto bounded = [&](const std::vector<Plan>& from) -> Result<engine_detail::EngineResult> {
     auto plain = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, from, limits);
     if (!plain || !plain->plan || plain->stopped.empty() || expansions <= 0) return plain;
-    if (plain->time_us > kDeepPassFactor * plain->least_us) {
-      engine_detail::EngineLimits far_limits = limits;
-      far_limits.max_expanded = scaled(kFarPassScale);
-      far_limits.max_permute_targets = engine_detail::kPermuteTargets;
-      auto far = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*plain->plan}, far_limits);
-      if (!far || !far->plan || far->stopped.empty() || far->time_us <= kDeepPassFactor * far->least_us) return far;
-      plain = std::move(far);
-    }
     engine_detail::EngineLimits deep_limits = limits;
     deep_limits.bound_weight = kDeepPassBoundWeight;
-    if (plain->time_us > kDeepPassFactor * plain->least_us)
-      deep_limits.max_expanded = scaled(kDeepPassScale);
-    return engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*plain->plan}, deep_limits);
+    const bool far = plain->time_us > kDeepPassFactor * plain->least_us;
+    if (far) deep_limits.max_expanded = scaled(kDeepPassScale);
+    auto deep = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*plain->plan}, deep_limits);
+    if (!deep || !deep->plan || deep->stopped.empty() || deep->time_us <= kDeepPassFactor * plain->least_us)
+      return deep;
+    engine_detail::EngineLimits far_limits = limits;
+    far_limits.max_expanded = scaled(kFarPassScale);
+    far_limits.max_permute_targets = engine_detail::kPermuteTargets;
+    return engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*deep->plan}, far_limits);
   };
   auto found = bounded(seeds);
   if (!found) return found.error();

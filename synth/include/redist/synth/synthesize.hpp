@@ -30,24 +30,21 @@ struct SynthOptions {
   /// The cost model plans are ranked by (not owned; must outlive the call). Absent:
   /// bytes_model(), bytes on each device's links.
   const CostModel* cost_model = nullptr;
-  /// The default search budget where the cost model's links differ between the mesh's
-  /// axes (below).
+  /// The default search budget.
   static constexpr int64_t kDefaultSearch = 100;
   /// States the engine may expand to improve on its seed (the default mode's bounded
-  /// budget; `redist plan --search`): plain A* first, then, where that ends at its budget
-  /// without proving its plan within `gap`, a weighted pass from its plan that reaches
-  /// deeper plans (docs/synthesis.md). The weighted pass has the same budget, or ten
-  /// times it where the plain pass could not prove its plan within 1.5x of the least
-  /// modeled time; where its plan is still not within 1.5x, a second weighted pass, less
-  /// deep, from that plan, with ten times the budget too. Where the lower bound proves
-  /// the seed within `gap`, no state is expanded. 0 returns the cheapest valid seed (tens
-  /// of microseconds; the engine then searches only when no seed is valid). Absent:
-  /// kDefaultSearch where the model prices some of the mesh's axes at another link speed
-  /// than others, offered at most 16 permute targets a state, and 0 otherwise: the seeds
-  /// are built without a model, and miss the least modeled time mostly across link
-  /// classes (under one speed, a search costs 2x the median call and 20-75x the 90th and
-  /// 99th percentile ones: docs/results.md). A budget set here searches the optimal
-  /// search's step set.
+  /// budget; `redist plan --search`): plain A* first, offered at most 16 permute targets
+  /// a state. Where that ends at its budget with its plan unproved within `gap`, a
+  /// weighted pass of the same budget from its plan reaches deeper plans; where the plan
+  /// is even above 1.5x of the least modeled time it leaves, the far pass runs first,
+  /// 50 times the budget in the optimal search's order with its whole step set, and only
+  /// where that too leaves its plan above 1.5x, the weighted pass follows, with ten times
+  /// the budget (docs/synthesis.md). Where the lower bound
+  /// proves the seed within `gap`, no state is expanded. 0 returns the cheapest valid
+  /// seed (tens of microseconds; the engine then searches only when no seed is valid).
+  /// Absent: kDefaultSearch, under any cost model (the seeds are built without one, and
+  /// miss the least modeled time under one link speed too). A budget set here offers
+  /// every pass the optimal search's step set.
   std::optional<int64_t> max_expanded;
   /// Where it searches, the engine stops once its plan is proved within a factor
   /// (1 + gap) of the least modeled time in its step set, and a seed within that factor
