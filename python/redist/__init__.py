@@ -102,7 +102,8 @@ def plan(
     is above 1.5x of the least time left, fifty times as many in the optimal search's
     order with its step set; then, where the plan is still not proved, as many again
     deeper towards the target, ten times as many where it is still above 1.5x (default
-    None: 100 under any cost model; 0: the cheapest constructive plan).
+    None: 100 where `cost_model` gives the mesh's axes two link speeds, else 0: the
+    cheapest constructive plan).
     Raises ValueError on bad input, UnsupportedError outside the
     scope, NoPlanError when nothing fits the budget.
     """

@@ -95,10 +95,11 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   const CostModel& model = options.cost_model ? *options.cost_model : kDefaultModel;
   if (auto s = validate(model, src_mesh); !s) return s.error();
   const std::vector<bool> slow = synth_detail::slow_axes(model, src_mesh);
+  const bool two_speeds = !slow.empty();
   const auto seeds = reducing ? synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst)
                               : synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst,
                                                                  {.slow_axes = slow});
-  const int64_t expansions = options.max_expanded.value_or(SynthOptions::kDefaultSearch);
+  const int64_t expansions = options.max_expanded.value_or(two_speeds ? SynthOptions::kDefaultSearch : 0);
   engine_detail::EngineLimits limits;
   limits.max_expanded = expansions;
   limits.gap = options.gap;

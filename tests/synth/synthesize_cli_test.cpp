@@ -265,8 +265,7 @@ TEST(PlanCommand, DefaultAndOptimalPermuteFirstUnderTheCostModel) {
 TEST(PlanCommand, SearchFindsACheaperPlanThanTheSeeds) {
   const std::string pair =
       "--mesh '{x:2, y:2, z:4}' 'bf16[{y}32, 48, 128, {x,z:(1)2}192]' 'bf16[{x}32, 48, {y}128, 192]'";
-  const auto seed = plan_json(pair + " --search 0");
-  const auto by_default = plan_json(pair);
+  const auto seed = plan_json(pair);
   const auto searched = plan_json(pair + " --search 100");
   const auto optimal = plan_json(pair + " --optimal");
   EXPECT_EQ(seed.steps, (std::vector<std::string>{"all_to_all(src=0, dst=2, axes={y})",
@@ -285,7 +284,6 @@ TEST(PlanCommand, SearchFindsACheaperPlanThanTheSeeds) {
               (1 + 0.5 * shard / 300e3) + (1 + 0.75 * shard / 300e3) + (1 + shard / 300e3), 1e-6);
   EXPECT_NEAR(searched.modeled_time_us, (1 + 0.5 * shard / 300e3) + (1 + 0.75 * 2 * shard / 300e3), 1e-6);
   EXPECT_NEAR(optimal.modeled_time_us, searched.modeled_time_us, 1e-9);
-  EXPECT_EQ(by_default.steps, searched.steps);  // the default call searches 100 states too
   EXPECT_EQ(run_redist("prove " + pair + " --search 100").exit_code, 0);
   for (const char* bad : {"-1", "1.5", "many"}) {
     const auto r = run_redist("plan " + pair + " --search " + bad);

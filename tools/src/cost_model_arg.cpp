@@ -49,8 +49,8 @@ CLI::Option* add_search_option(CLI::App& cmd, std::optional<int64_t>& expanded) 
                   "the cost model, stopping once it proves its plan within 10% of the optimal one; where it could "
                   "not, and its plan is above 1.5x of the least time left, 50 N states in the optimal search's order "
                   "with its step set; then, where still not proved, N states deeper towards the target, 10 N where "
-                  "the plan is still above 1.5x (default: 100, under any cost model; 0: the cheapest constructive "
-                  "plan)")
+                  "the plan is still above 1.5x (default: 100 where --cost-model gives the mesh's axes two link "
+                  "speeds, else 0: the cheapest constructive plan)")
       ->check(CLI::Validator(
           [](const std::string& text) {
             const bool digits = !text.empty() && text.size() <= 18 &&

@@ -30,7 +30,8 @@ struct SynthOptions {
   /// The cost model plans are ranked by (not owned; must outlive the call). Absent:
   /// bytes_model(), bytes on each device's links.
   const CostModel* cost_model = nullptr;
-  /// The default search budget.
+  /// The default search budget where the cost model's links differ between the mesh's
+  /// axes (below).
   static constexpr int64_t kDefaultSearch = 100;
   /// States the engine may expand to improve on its seed (the default mode's bounded
   /// budget; `redist plan --search`): plain A* first, offered at most 16 permute targets
@@ -42,8 +43,11 @@ struct SynthOptions {
   /// the budget (docs/synthesis.md). Where the lower bound
   /// proves the seed within `gap`, no state is expanded. 0 returns the cheapest valid
   /// seed (tens of microseconds; the engine then searches only when no seed is valid).
-  /// Absent: kDefaultSearch, under any cost model (the seeds are built without one, and
-  /// miss the least modeled time under one link speed too). A budget set here offers
+  /// Absent: kDefaultSearch where the model prices some of the mesh's axes at another
+  /// link speed than others, and 0 otherwise: the seeds are built without a model, and
+  /// miss the least modeled time mostly across link classes (under one speed a search
+  /// costs 15x the median and thousands of times the 90th-percentile call on the
+  /// synthesize benchmark's rank-4 pairs: docs/results.md). A budget set here offers
   /// every pass the optimal search's step set.
   std::optional<int64_t> max_expanded;
   /// Where it searches, the engine stops once its plan is proved within a factor
