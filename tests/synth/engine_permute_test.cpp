@@ -1,7 +1,8 @@
 // The permute edges of the search engine (synth/src/engine_permute.cpp): a state is
 // offered permutes to the target's prefixes padded with factors of the frame's pool, in
-// pool order, up to a cap (16 in the default call). Under two link classes the factors
-// the target leaves replicated, which a later gather brings back, come fast-first.
+// pool order, up to 96; the default call keeps the 16 whose dims agree most with the
+// target's. Under two link classes the factors the target leaves replicated, which a
+// later gather brings back, come fast-first.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
