@@ -36,11 +36,11 @@ struct SynthOptions {
   /// States the engine may expand to improve on its seed (the default mode's bounded
   /// budget; `redist plan --search`): plain A* first, offered at most 16 permute targets
   /// a state. Where that ends at its budget with its plan unproved within `gap`, a
-  /// weighted pass of the same budget from its plan reaches deeper plans; where the plan
-  /// is even above 1.5x of the least modeled time it leaves, the far pass runs first,
-  /// 50 times the budget in the optimal search's order with its whole step set, and only
-  /// where that too leaves its plan above 1.5x, the weighted pass follows, with ten times
-  /// the budget (docs/synthesis.md). Where the lower bound
+  /// weighted pass from its plan reaches deeper plans, with the same budget, or ten times
+  /// it where the plan is above 1.5x of the least modeled time the plain pass leaves;
+  /// where the weighted pass leaves its plan still above 1.5x, the far pass follows from
+  /// it, 50 times the budget in the optimal search's order with its whole step set
+  /// (docs/synthesis.md). Where the lower bound
   /// proves the seed within `gap`, no state is expanded. 0 returns the cheapest valid
   /// seed (tens of microseconds; the engine then searches only when no seed is valid).
   /// Absent: kDefaultSearch where the model prices some of the mesh's axes at another
