@@ -41,9 +41,10 @@
 // multiply it), as do more than two dims to fix. Before it, a state with more tiles
 // than the target must grow, which only an all_gather does (after it no slice may
 // run): where no gather after slices reaches the target (a dim whose tiling and the
-// target's first differ in where a factor starts), two steps remain. A collective that takes a factor of a slow-class
-// axis out runs at the slow class; so after the permute the dims with such a factor to
-// leave need half their number of slow collectives, rounded up.
+// target's first differ in where a factor starts), two steps remain. A collective that
+// takes a factor of a slow-class axis out runs at the slow class; so after the permute
+// the dims with such a factor to leave need half their number of slow collectives,
+// rounded up.
 //
 // The plan's latencies: k steps, the largest of the count, the slow steps and one when
 // data is lacking; s of them slow, the larger of the count's slow steps and one when
@@ -594,8 +595,8 @@ double bound_us(const Frame& frame, const State& s, double enough) {
 /// when the tiling before it can be neither replicated (the array exceeds the budget)
 /// nor one giving every device a distinct block in one dim (no dim divides into that
 /// many, or the orders share no bit), nor one whose dims partition the devices by
-/// sub-axes of both orders; padded
-/// problems are left out. Above kMaxInPlaceDevices no permute is written to stay. A
+/// sub-axes of both orders; padded problems are left out. Above kMaxInPlaceDevices no
+/// permute is written to stay. A
 /// moving permute sends a whole shard at the slowest class (permute_time_us()): with T
 /// tiles, the array over T. At T below the target's tile count that is more than the
 /// target's shard; above it, the shard must then grow, by an all_gather (one more

@@ -32,21 +32,18 @@ std::size_t StateHash::operator()(const State& s) const {
   return h;
 }
 
+std::size_t DimChangeHash::operator()(const DimChange& c) const {
+  std::size_t h = 1469598103934665603ull;
+  mix(h, c.from);
+  mix(h, c.to);
+  return h;
+}
+
 bool stays_in_place(const Frame& frame, const State& s, const State& t) {
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
-    std::size_t h = 1469598103934665603ull;
-    mix(h, d);
-    mix(h, s.dims[d]);
-    mix(h, t.dims[d]);
-    auto& bucket = frame.dim_stays[h];
-    auto it = std::find_if(bucket.begin(), bucket.end(), [&](const auto& entry) {
-      return entry.first.dim == d && entry.first.from == s.dims[d] && entry.first.to == t.dims[d];
-    });
-    if (it == bucket.end()) {
-      const bool stays = synth_detail::same_blocks(frame.src_mesh, {&s.dims[d], 1}, frame.dst_mesh, {&t.dims[d], 1});
-      bucket.emplace_back(DimChange{d, s.dims[d], t.dims[d]}, stays);
-      it = bucket.end() - 1;
-    }
+    auto [it, fresh] = frame.dim_stays.try_emplace(DimChange{s.dims[d], t.dims[d]}, false);
+    if (fresh)
+      it->second = synth_detail::same_blocks(frame.src_mesh, {&s.dims[d], 1}, frame.dst_mesh, {&t.dims[d], 1});
     if (!it->second) return false;
   }
   return true;

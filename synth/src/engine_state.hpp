@@ -50,10 +50,13 @@ inline constexpr std::size_t kPermuteTargets = 96;
 
 /// One dim's factors before and after a permute.
 struct DimChange {
-  std::size_t dim = 0;
   Factors from;
   Factors to;
   bool operator==(const DimChange&) const = default;
+};
+
+struct DimChangeHash {
+  std::size_t operator()(const DimChange& c) const;
 };
 
 /// The fixed facts of one search.
@@ -99,11 +102,11 @@ struct Frame {
   /// Memo of the bound's charge for the permute of a change of device order (its least
   /// modeled time where every permute must move data, else 0), filled on first use.
   mutable std::optional<double> order_change_us;
-  /// Memo of the permutes of a change of device order: per (dim, its factors before,
-  /// after), whether every device keeps its block of that dim (same_blocks.hpp). A
+  /// Memo of the permutes of a change of device order: per dim's factors before and
+  /// after, whether every device keeps its block of that dim (same_blocks.hpp). A
   /// permute moves nothing when every dim does; each check walks every device, and the
   /// search asks it of each permute edge.
-  mutable std::unordered_map<std::size_t, std::vector<std::pair<DimChange, bool>>> dim_stays;
+  mutable std::unordered_map<DimChange, bool, DimChangeHash> dim_stays;
 };
 
 /// Returns true when the permute from `s` to `t` (a change of device order, no pending

@@ -105,8 +105,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   limits.gap = options.gap;
   // The capped step set is for the default budget's speed; a budget the caller sets
   // searches the optimal search's step set, so its gap is proved against the optimum.
-  limits.max_permute_targets =
-      options.max_expanded ? engine_detail::EngineLimits{}.max_permute_targets : kSearchPermuteTargets;
+  limits.max_permute_targets = options.max_expanded ? engine_detail::kPermuteTargets : kSearchPermuteTargets;
   limits.require_seed = true;
   const auto scaled = [&](int64_t scale) { return expansions > INT64_MAX / scale ? INT64_MAX : expansions * scale; };
   // The bounded search from the cheapest valid plan of `from`: the plain pass, then,
@@ -154,7 +153,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   engine_detail::EngineLimits fallback = limits;
   fallback.max_expanded = std::max(expansions, kFallbackExpansions);
   fallback.fused_steps = false;
-  fallback.max_permute_targets = engine_detail::EngineLimits{}.max_permute_targets;
+  fallback.max_permute_targets = engine_detail::kPermuteTargets;
   fallback.bound_weight = kFallbackBoundWeight;
   fallback.gap = 0;
   fallback.require_seed = false;
