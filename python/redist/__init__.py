@@ -99,7 +99,7 @@ def plan(
     ("gather_then_slice", "xla_style"). `budget` bounds the bytes per device. `search`
     lets "synthesize" expand up to that many states from its constructive plans for a
     cheaper one; where it cannot prove its plan within 10% of the optimal one, as many
-    again deeper towards the target, ten times as many where the plan is above 1.5x of
+    again deeper towards the target, ten times as many where the plan is above 1.1x of
     the least time left; then, where the plan is still above 1.5x, fifty times as many in
     the optimal search's order with its step set (default
     None: 100 where `cost_model` gives the mesh's axes two link speeds, else 0: the

@@ -46,12 +46,21 @@
 // the dims with such a factor to leave need half their number of slow collectives,
 // rounded up.
 //
+// Floor: a communicating step's buffer is a state's shard, which holds at least the
+// array over that state's tiles (at most the devices; once slices are closed, no more
+// than the current state's), and it moves at least (g - 1) / g of it for a group of g
+// (an all_to_all; a gather, permute or reduction more): at least half, or (p - 1) / p
+// for the least prime p of the axes, of the slow class for a slow step.
+//
 // The plan's latencies: k steps, the largest of the count, the slow steps and one when
 // data is lacking; s of them slow, the larger of the count's slow steps and one when
 // M > 0 or when a slow axis's digit must change its place (engine_spots.hpp: no slice
 // can put it where the target has it). It costs at least s slow latencies and k - s
-// least ones, plus the data argument's bytes; where k = s = 1, the lesser of that with
-// one more latency and the one step carrying all a device lacks over the slow link.
+// least ones, plus the links' time: the slow steps move at least M and their floors,
+// the others their floors, all together at least D, and with every step slow all of it
+// at the slow bandwidth. A plan may have more steps, or more of them slow, than these
+// least counts: the bound is the least over s from the slow count up to k, and over one
+// more step where all k are slow (a fast step may then carry D cheaper).
 
 #include <algorithm>
 #include <array>
@@ -523,25 +532,31 @@ double lack_per_member(const Frame& frame, const std::optional<GroupHolding>& g)
   return g && g->need > g->held ? (g->need - g->held) / frame.fast_group_size : 0;
 }
 
-/// The data argument's bound: its bytes over the links (no latency) and whether a step
-/// must run at the slow class.
-struct DataBound {
-  double time_us = 0;
-  bool lacking = false;  // some device lacks data
-  bool slow = false;     // M > 0
-  double all_slow_us = 0;  // D over the slow bandwidth: one slow step carries it all
-};
+/// The least elements a step from `s` on moves per device, over its modeled fraction:
+/// its buffer, a state's shard, holds at least the array over that state's tiles, which
+/// later steps never raise once slices are closed (a permute keeps each dim's tiles, an
+/// all_to_all moves them between dims, an all_gather lowers them), and which never
+/// exceed the devices.
+double least_shard(const Frame& frame, const State& s) {
+  const bool closed = s.received && !frame.slice_after_receive;
+  return frame.array_elements / static_cast<double>(closed ? tile_count(s) : frame.device_count);
+}
 
-/// The data argument's bound from what a device lacks (D) and what a fast group lacks
-/// per member (M), in elements.
-DataBound data_bound(const Frame& frame, double lack, double slow_lack) {
-  if (lack == 0 && slow_lack == 0) return {};
+/// The least time on the links (no latency) of `steps` communicating steps, `slow` of
+/// them at the slow class, where a device lacks `lack` elements (D), the slow steps
+/// must bring each member of a fast group `slow_lack` (M), and each step moves at least
+/// its fraction of `shard` elements per device: the slow steps move at least M and their
+/// floors, the others at least their floors, all together at least D; with every step
+/// slow, all of it over the slow link.
+double data_time_us(const Frame& frame, int steps, int slow, double lack, double slow_lack, double shard) {
   const CostModel& m = *frame.model;
-  const double slow_bandwidth = std::min(m.intra.bandwidth_gbps, m.inter.bandwidth_gbps);
+  const double slow_bandwidth = std::min(m.intra.bandwidth_gbps, m.inter.bandwidth_gbps) * 1e3;
+  const double fast_bandwidth = frame.max_bandwidth_gbps * 1e3;
+  double on_slow = std::max(slow_lack, slow * frame.slow_step_fraction * shard);
+  double on_fast = std::max({lack - on_slow, (steps - slow) * frame.step_fraction * shard, 0.0});
+  if (steps == slow) on_slow = std::max(on_slow, lack), on_fast = 0;
   const double bytes = static_cast<double>(frame.elem_bytes);
-  return {slow_lack * bytes / (slow_bandwidth * 1e3) +
-              std::max(0.0, lack - slow_lack) * bytes / (frame.max_bandwidth_gbps * 1e3),
-          true, slow_lack > 0, std::max(lack, slow_lack) * bytes / (slow_bandwidth * 1e3)};
+  return on_slow * bytes / slow_bandwidth + on_fast * bytes / fast_bandwidth;
 }
 
 /// The bound without the order change's permute (lower_bound_us()).
@@ -568,26 +583,30 @@ double bound_us(const Frame& frame, const State& s, double enough) {
   const double latencies =
       (count.slow * frame.slow_latency_us + (count.steps - count.slow) * frame.min_latency_us) * (1 - 1e-9);
   if (latencies >= enough) return latencies;
-  auto bound_with = [&](const DataBound& data) {
-    const int slow = std::max(count.slow, data.slow ? 1 : 0);
-    const int steps = std::max({count.steps, slow, data.lacking ? 1 : 0});
-    double bound = slow * frame.slow_latency_us + (steps - slow) * frame.min_latency_us + data.time_us;
-    // One step that must be slow carries all a device lacks over the slow link; a plan
-    // of two or more adds another latency instead.
-    if (steps == 1 && slow == 1)
-      bound = std::min(frame.slow_latency_us + data.all_slow_us,
-                       frame.slow_latency_us + frame.min_latency_us + data.time_us);
+  const double shard = least_shard(frame, s);
+  // With D and M in elements: a plan has at least `steps` communicating steps, at least
+  // `least_slow` of them slow, and costs at least the least of these cases (more steps
+  // only cost more, except that one fast step more may beat an all-slow plan).
+  auto bound_with = [&](double lack, double slow_lack) {
+    const int least_slow = std::max(count.slow, slow_lack > 0 ? 1 : 0);
+    const int steps = std::max({count.steps, least_slow, lack > 0 ? 1 : 0});
+    auto time_us = [&](int k, int slow) {
+      return slow * frame.slow_latency_us + (k - slow) * frame.min_latency_us +
+             data_time_us(frame, k, slow, lack, slow_lack, shard);
+    };
+    double bound = time_us(steps + 1, steps);
+    for (int slow = least_slow; slow <= steps; ++slow) bound = std::min(bound, time_us(steps, slow));
     // Slightly under the exact figure, so that rounding never makes the bound exceed it.
     return bound * (1 - 1e-12);
   };
-  if (frame.target_padded) return bound_with({});  // the data argument does not apply
+  if (frame.target_padded) return bound_with(0, 0);  // the data argument does not apply
   const double lack = device_lack(frame, s);  // D
   const auto group = group_holding(frame, s);
-  const double bound = bound_with(data_bound(frame, lack, lack_per_member(frame, group)));
+  const double bound = bound_with(lack, lack_per_member(frame, group));
   // The group argument refined where tilings do not nest (dearer) only raises the bound,
   // and only where the rest does not already reach `enough`.
   if (bound >= enough || !group || !refinable(*group)) return bound;
-  return bound_with(data_bound(frame, lack, lack_per_member(frame, refined(frame, s, *group))));
+  return bound_with(lack, lack_per_member(frame, refined(frame, s, *group)));
 }
 
 /// The least modeled time of the permute of a change of device order where every

@@ -118,6 +118,17 @@ DistType type_of(const Frame& frame, const State& s) {
   return t;
 }
 
+namespace {
+
+/// Returns the least prime dividing `n`; 1 for n = 1.
+int64_t least_prime_factor(int64_t n) {
+  for (int64_t p = 2; p * p <= n; ++p)
+    if (n % p == 0) return p;
+  return n;
+}
+
+}  // namespace
+
 Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                  const DistType& dst, int64_t budget) {
   Frame f;
@@ -166,6 +177,14 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
   f.slow_latency_us = f.slow_class == LinkClass::intra ? model.intra.latency_us : model.inter.latency_us;
   for (std::size_t a = 0; a < f.axis_sizes.size(); ++a)
     if (f.classes[a] != f.slow_class) f.fast_group_size *= static_cast<double>(f.axis_sizes[a]);
+  for (const int64_t g : f.globals) f.array_elements *= static_cast<double>(g);
+  f.device_count = src_mesh.num_devices();
+  for (std::size_t a = 0; a < f.axis_sizes.size(); ++a) {
+    const double p = static_cast<double>(least_prime_factor(f.axis_sizes[a]));
+    if (p < 2) continue;
+    f.step_fraction = std::min(f.step_fraction, (p - 1) / p);
+    if (f.classes[a] == f.slow_class || !f.slow_class) f.slow_step_fraction = std::min(f.slow_step_fraction, (p - 1) / p);
+  }
   // The permute targets pad dims with pool factors in pool order, and a search offers a
   // state only the first few targets: of the factors the target leaves replicated, those
   // of fast axes go first, so that what a permute leaves to gather is gathered on fast

@@ -90,6 +90,14 @@ struct Frame {
   double slow_latency_us = 0;
   double fast_group_size = 1;  // devices that differ only on axes not of the slow class
   double max_bandwidth_gbps = 0;
+  double array_elements = 1;  // of the global array
+  int64_t device_count = 1;   // of the mesh: the most tiles a state has
+  /// The least share of its buffer a communicating step moves per device (its modeled
+  /// fraction, (g - 1) / g for a group of g): (p - 1) / p for the least prime p dividing
+  /// an axis, or a slow-class axis for a step at the slow class (its group has a factor
+  /// of one).
+  double step_fraction = 1;
+  double slow_step_fraction = 1;
   /// Permutes the seed plan takes: (state before, state after).
   std::vector<std::pair<State, State>> permute_hints;
   /// Memo of the permute search: per (dim, tile count), the target-derived dim lists.

@@ -31,19 +31,20 @@ constexpr double kFallbackBoundWeight = 2.0;
 /// (docs/synthesis.md; measured in docs/results.md).
 constexpr double kDeepPassBoundWeight = 2.0;
 /// Where the plain pass ends without proving its plan within this factor of the least
-/// modeled time it leaves, the plan is far from proved, and the deep pass has
-/// kDeepPassScale times the budget. Every plan above 1.5x the optimum is among these
-/// (the least estimate a plain pass leaves is at most the optimum), and the deep pass
-/// finds the cheaper plans of most of them at four to ten times the budget (docs/
-/// results.md "A deeper pass where the plan is far from proved"); the plans proved
+/// modeled time it leaves, the deep pass has kDeepPassScale times the budget. Most plans
+/// above 1.1x the optimum are among these (the least estimate a plain pass leaves is at
+/// most the optimum, and the bound is near it), and the deep pass finds the cheaper
+/// plans of most of them at four to ten times the budget (docs/results.md "A deeper pass
+/// where the plan is far from proved", "A step floor in the bound"); the plans proved
 /// within the factor, most calls', cost no more time.
-constexpr double kDeepPassFactor = 1.5;
+constexpr double kDeepPassFactor = 1.1;
 constexpr int64_t kDeepPassScale = 10;
-/// Where the deep pass leaves its plan far from proved, a pass of the optimal search's
-/// own order and step set (plain A*, every permute target) follows from its plan, with
-/// kFarPassScale times the budget: the plans above 1.5x the optimum that weighted passes
-/// miss need a permute target outside the capped set or a few thousand states in plain
-/// order (docs/results.md "The far pass").
+/// Where the deep pass leaves its plan above this factor of the plain pass's least
+/// estimate, a pass of the optimal search's own order and step set (plain A*, every
+/// permute target) follows from its plan, with kFarPassScale times the budget: the plans
+/// above 1.5x the optimum that weighted passes miss need a permute target outside the
+/// capped set or a few thousand states in plain order (docs/results.md "The far pass").
+constexpr double kFarPassFactor = 1.5;
 constexpr int64_t kFarPassScale = 50;
 /// Permute targets a state of the default budget's search is offered (EngineLimits), of
 /// kPermuteTargets, those whose dims agree most with the target's (engine_permute.cpp):
@@ -121,7 +122,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
     const bool far = plain->time_us > kDeepPassFactor * plain->least_us;
     if (far) deep_limits.max_expanded = scaled(kDeepPassScale);
     auto deep = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*plain->plan}, deep_limits);
-    if (!deep || !deep->plan || deep->stopped.empty() || deep->time_us <= kDeepPassFactor * plain->least_us)
+    if (!deep || !deep->plan || deep->stopped.empty() || deep->time_us <= kFarPassFactor * plain->least_us)
       return deep;
     engine_detail::EngineLimits far_limits = limits;
     far_limits.max_expanded = scaled(kFarPassScale);

@@ -47,7 +47,7 @@ CLI::Option* add_search_option(CLI::App& cmd, std::optional<int64_t>& expanded) 
       .add_option("--search", expanded,
                   "Let the synthesizer search up to N states from its constructive plans for a cheaper one under "
                   "the cost model, stopping once it proves its plan within 10% of the optimal one; where it could "
-                  "not, N states deeper towards the target, 10 N where its plan is above 1.5x of the least time "
+                  "not, N states deeper towards the target, 10 N where its plan is above 1.1x of the least time "
                   "left, then, where the plan is still above 1.5x, 50 N states in the optimal search's order with "
                   "its step set (default: 100 where --cost-model gives the mesh's axes two link speeds, else 0: "
                   "the cheapest constructive plan)")

@@ -37,7 +37,7 @@ struct SynthOptions {
   /// budget; `redist plan --search`): plain A* first, offered at most 16 permute targets
   /// a state. Where that ends at its budget with its plan unproved within `gap`, a
   /// weighted pass from its plan reaches deeper plans, with the same budget, or ten times
-  /// it where the plan is above 1.5x of the least modeled time the plain pass leaves;
+  /// it where the plan is above 1.1x of the least modeled time the plain pass leaves;
   /// where the weighted pass leaves its plan still above 1.5x, the far pass follows from
   /// it, 50 times the budget in the optimal search's order with its whole step set
   /// (docs/synthesis.md). Where the lower bound
