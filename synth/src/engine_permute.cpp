@@ -2,6 +2,8 @@
 // current per-dim tile counts built from prefixes of the target's dims.
 
 #include <algorithm>
+#include <optional>
+#include <span>
 
 #include "engine_moves.hpp"
 #include "permute_axes.hpp"
@@ -143,33 +145,61 @@ void keep_nearest(const Frame& frame, std::size_t first, std::vector<Edge>& out)
 
 }  // namespace
 
+namespace {
+
+/// Returns the slowest class of the axes along which the pairs of `moves` differ, none
+/// where they differ along none (mark_moved_axes()).
+std::optional<LinkClass> moved_link(const Frame& frame, std::span<const synth_detail::FactorMove> moves) {
+  boost::container::small_vector<bool, 8> moved(frame.axis_sizes.size(), false);
+  synth_detail::mark_moved_axes(moves, {moved.data(), moved.size()});
+  std::optional<LinkClass> link;
+  for (std::size_t a = 0; a < moved.size(); ++a)
+    if (moved[a]) link = slower(link.value_or(LinkClass::intra), frame.classes[a]);
+  return link;
+}
+
+/// The slower of two optional classes (none: no axis).
+std::optional<LinkClass> slower_of(std::optional<LinkClass> a, std::optional<LinkClass> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return slower(*a, *b);
+}
+
+}  // namespace
+
 double permute_time_us(const Frame& frame, const State& s, const Factors& s_free, const State& x) {
-  LinkClass link = LinkClass::intra;
+  std::optional<LinkClass> link;
   if (frame.mesh_change) {
     link = frame.order_change_link;
   } else {
     // The lowering's moves (plan/lowered.hpp, permute_moves): each tiled dim's source
-    // factors take the target's block index of that dim, the factors free only in the
-    // source the target's factors free only in it; charged on the axes where pairs differ.
-    // (On the stack: the search prices every permute edge.)
-    boost::container::small_vector<synth_detail::FactorMove, 5> moves;
-    for (std::size_t d = 0; d < s.dims.size(); ++d)
-      if (!s.dims[d].empty() && s.dims[d] != x.dims[d]) moves.push_back({s.dims[d], x.dims[d]});
-    const Factors dst_free = free_regions(frame, x);
-    synth_detail::FactorMove rest;
-    for (const auto& f : s_free)
-      if (std::find(dst_free.begin(), dst_free.end(), f) == dst_free.end()) rest.source.push_back(f);
-    for (const auto& f : dst_free)
-      if (std::find(s_free.begin(), s_free.end(), f) == s_free.end()) rest.target.push_back(f);
-    moves.push_back(std::move(rest));
-    boost::container::small_vector<bool, 8> moved(frame.axis_sizes.size(), false);
-    synth_detail::mark_moved_axes({moves.data(), moves.size()}, {moved.data(), moved.size()});
-    if (std::find(moved.begin(), moved.end(), true) == moved.end()) return 0;
-    for (std::size_t a = 0; a < moved.size(); ++a)
-      if (moved[a]) link = slower(link, frame.classes[a]);
+    // factors take the target's block index of that dim (memoized per dim), the factors
+    // free only in the source the target's factors free only in it; charged on the axes
+    // where pairs differ.
+    for (std::size_t d = 0; d < s.dims.size(); ++d) {
+      if (s.dims[d].empty() || s.dims[d] == x.dims[d]) continue;
+      auto [it, fresh] = frame.dim_links.try_emplace(DimChange{s.dims[d], x.dims[d]});
+      if (fresh) {
+        const synth_detail::FactorMove move{s.dims[d], x.dims[d]};
+        it->second = moved_link(frame, {&move, 1});
+      }
+      link = slower_of(link, it->second);
+    }
+    // The free factors' move can only make the price dearer: skipped where it is settled
+    // (some pair differs, and along the slow class where the classes differ).
+    if (!link || (frame.slow_class && *link != *frame.slow_class)) {
+      const Factors dst_free = free_regions(frame, x);
+      synth_detail::FactorMove rest;
+      for (const auto& f : s_free)
+        if (std::find(dst_free.begin(), dst_free.end(), f) == dst_free.end()) rest.source.push_back(f);
+      for (const auto& f : dst_free)
+        if (std::find(s_free.begin(), s_free.end(), f) == s_free.end()) rest.target.push_back(f);
+      link = slower_of(link, moved_link(frame, {&rest, 1}));
+    }
+    if (!link) return 0;
   }
   return collective_time_us(CollectiveKind::permute, 2, static_cast<double>(local_bytes(frame, s)),
-                            frame.model->link(link));
+                            frame.model->link(*link));
 }
 
 void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out) {
