@@ -211,11 +211,12 @@ std::vector<std::vector<AxisRef>> shrink_choices(const Mesh& mesh, const std::ve
 
 /// The cheapest shrunk form of `permute` from `before` to `after`, where nothing was
 /// received yet: another dim first sliced by fast factors replicated on both sides, so the
-/// permute moves a part of the buffer, and gathered back on the fast link after. On
-/// {x:8 inter, y:4}, f32[{x:(1)2}N, M] -> f32[{x:(2)2}N, M] (pairs differ along x):
-/// all_slice(dim=1, axes={y}), the permute, all_gather(dim=1, axes={y}).
+/// permute moves a part of the buffer, and gathered back on the fast link after (on the
+/// permute's new device order where it changes it: that permute runs at the slowest
+/// class). On {x:8 inter, y:4}, f32[{x:(1)2}N, M] -> f32[{x:(2)2}N, M] (pairs differ
+/// along x): all_slice(dim=1, axes={y}), the permute, all_gather(dim=1, axes={y}).
 std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const TypedState& before,
-                                             const TypedState& after) {
+                                             const TypedState& after, const CollectivePermute& permute) {
   const auto fast = fast_free_both(model, before, after);
   if (fast.empty()) return std::nullopt;
   std::optional<Steps> best;
@@ -225,7 +226,7 @@ std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const Typed
       to.insert(to.end(), f.begin(), f.end());
       keep_cheaper(best, priced(model, before, after,
                                 {Step(AllSlice{dim, f}),
-                                 Step(CollectivePermute{with_dim_axes(after.type, dim, std::move(to)), std::nullopt}),
+                                 Step(CollectivePermute{with_dim_axes(after.type, dim, std::move(to)), permute.to_mesh}),
                                  Step(AllGather{dim, f})}));
     }
   return best;
@@ -283,8 +284,8 @@ std::optional<Plan> split_by_link_class(const CostModel& model, const Plan& plan
     if (const auto* gather = std::get_if<AllGather>(&step.op); gather && gather->parts.size() == 1 && !step.groups)
       parts = cheapest_split(model, before, states[k], gather->parts[0], !received);
     if (const auto* permute = std::get_if<CollectivePermute>(&step.op);
-        permute && !step.pairs && !permute->to_mesh && !received)
-      parts = cheapest_shrunk_permute(model, before, states[k]);
+        permute && !step.pairs && !received)
+      parts = cheapest_shrunk_permute(model, before, states[k], *permute);
     if (const auto* a2a = std::get_if<AllToAll>(&step.op); a2a && !step.groups && !received)
       parts = cheapest_shrunk_all_to_all(model, before, states[k], *a2a);
     received = received || !std::holds_alternative<AllSlice>(step.op);

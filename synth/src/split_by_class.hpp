@@ -15,10 +15,10 @@
 // all_gather(dim=1, axes={x}), all_gather(dim=0, axes={y,z}), 4.7x faster. Hierarchical
 // gathers: the slow axes exchanged by a permute for fast replicated ones, so the gather
 // runs on the fast link (first slicing by the rest of that fast axis, so the permute
-// moves less). Shrunk permutes and all_to_alls: a permute or all_to_all before
-// anything is received, done on a slice of another dim by fast factors replicated on
-// both sides (sub-axes too: y:(2)2 when y:(1)2 is used) and gathered back on the fast
-// link. The seeds are
+// moves less). Shrunk permutes and all_to_alls: a permute (a change of device order's
+// too, which runs at the slowest class) or all_to_all before anything is received, done
+// on a slice of another dim by fast factors replicated on both sides (sub-axes too:
+// y:(2)2 when y:(1)2 is used) and gathered back on the fast link. The seeds are
 // built without a cost model, so the engine offers each seed's cheapest such form as
 // well (engine.cpp best_seed).
 
