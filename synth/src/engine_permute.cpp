@@ -143,10 +143,6 @@ void keep_nearest(const Frame& frame, std::size_t first, std::vector<Edge>& out)
   out.resize(kept, Edge{});
 }
 
-}  // namespace
-
-namespace {
-
 /// Returns the slowest class of the axes along which the pairs of `moves` differ, none
 /// where they differ along none (mark_moved_axes()).
 std::optional<LinkClass> moved_link(const Frame& frame, std::span<const synth_detail::FactorMove> moves) {

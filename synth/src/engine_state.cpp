@@ -183,7 +183,8 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
     const double p = static_cast<double>(least_prime_factor(f.axis_sizes[a]));
     if (p < 2) continue;
     f.step_fraction = std::min(f.step_fraction, (p - 1) / p);
-    if (f.classes[a] == f.slow_class || !f.slow_class) f.slow_step_fraction = std::min(f.slow_step_fraction, (p - 1) / p);
+    if (!f.slow_class || f.classes[a] == *f.slow_class)
+      f.slow_step_fraction = std::min(f.slow_step_fraction, (p - 1) / p);
   }
   // The permute targets pad dims with pool factors in pool order, and a search offers a
   // state only the first few targets: of the factors the target leaves replicated, those

@@ -224,10 +224,9 @@ std::optional<Steps> cheapest_shrunk_permute(const CostModel& model, const Typed
     for (const auto& f : shrink_choices(before.mesh, fast)) {
       auto to = after.type.dims[static_cast<std::size_t>(dim)].axes;
       to.insert(to.end(), f.begin(), f.end());
+      CollectivePermute shrunk{with_dim_axes(after.type, dim, std::move(to)), permute.to_mesh};
       keep_cheaper(best, priced(model, before, after,
-                                {Step(AllSlice{dim, f}),
-                                 Step(CollectivePermute{with_dim_axes(after.type, dim, std::move(to)), permute.to_mesh}),
-                                 Step(AllGather{dim, f})}));
+                                {Step(AllSlice{dim, f}), Step(std::move(shrunk)), Step(AllGather{dim, f})}));
     }
   return best;
 }
