@@ -6,9 +6,9 @@
 // admissible lower bound (engine_bound.cpp). It is seeded with constructive plans: the
 // cheapest valid one is the upper bound, so states that cannot beat it are never
 // queued, and once the queue's least estimate reaches it the seed is proved optimal.
-// synthesize() runs it with a small budget, in passes (plain; where its plan is far from
-// proved, a longer one in plain order; then one weighted towards the target where they
-// cannot prove their plan), and keeps the best plan found;
+// synthesize() runs it with a small budget, in passes (plain; where that cannot prove
+// its plan, one weighted towards the target, longer where the plan is far from proved;
+// where it stays far, a longer one in plain order), and keeps the best plan found;
 // optimal_plan() runs it to the end (or a cap, or a deadline).
 
 #include <chrono>

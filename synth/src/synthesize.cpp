@@ -119,8 +119,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
     if (!plain || !plain->plan || plain->stopped.empty() || expansions <= 0) return plain;
     engine_detail::EngineLimits deep_limits = limits;
     deep_limits.bound_weight = kDeepPassBoundWeight;
-    const bool far = plain->time_us > kDeepPassFactor * plain->least_us;
-    if (far) deep_limits.max_expanded = scaled(kDeepPassScale);
+    if (plain->time_us > kDeepPassFactor * plain->least_us) deep_limits.max_expanded = scaled(kDeepPassScale);
     auto deep = engine_detail::run_engine(model, src_mesh, src, dst_mesh, dst, bound, {*plain->plan}, deep_limits);
     if (!deep || !deep->plan || deep->stopped.empty() || deep->time_us <= kFarPassFactor * plain->least_us)
       return deep;

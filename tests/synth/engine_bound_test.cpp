@@ -17,6 +17,7 @@
 #include "redist/synth/synthesize.hpp"
 #include "synth/src/engine.hpp"
 #include "synth/src/engine_moves.hpp"
+#include "synth/link_class_cases.hpp"
 #include "synth/synthesis_cases.hpp"
 #include "synth/test_util.hpp"
 
@@ -89,8 +90,7 @@ TEST(EngineBound, AFastGroupLacksWhatItsSlowDigitsDoNotHold) {
   //   16356 * 4 B at 25 GB/s + (32712 - 16356) * 4 B at 300 GB/s = 6 + 2.61696 +
   //   0.21808 us, the lesser.
   const Mesh mesh = mesh_of("{x:4, y:8, z:16}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter();
   EXPECT_NEAR(source_bound(model, mesh, "f32[{x:(2)2,z:(1)2}16748544]", "f32[{y,z,x:(1)2,x:(2)2}16748544]"),
               6 + 2.61696 + 0.21808, 1e-9);
 }
@@ -105,8 +105,7 @@ TEST(EngineBound, AFastGroupWhoseTilingsDoNotNestLacksWhatNoMemberHolds) {
   // single permute does (the target has 6 tiles, the source 12): two steps, one at the
   // slow latency (5 us), one at the fast (1 us).
   const Mesh mesh = mesh_of("{x:6, y:2}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter();
   EXPECT_NEAR(source_bound(model, mesh, "f32[{x:(1)2,y,x:(2)3}12]", "f32[{x}12]"), 5 + 1 + 4 / 25e3 + 4 / 300e3, 1e-9);
 }
 
@@ -115,8 +114,7 @@ TEST(EngineBound, TheCountChargesOneStepPerTwoDimsAfterThePermute) {
   // all_gather does: one collective, not two. x's factor is slow, so that one runs at
   // 5 us. Before the permute, the permute itself may do it all.
   const Mesh mesh = mesh_of("{x:2, y:2}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter();
   const DistType src = type_of("f32[{y}4, {x}4]", mesh), dst = type_of("f32[4, 4]", mesh);
   const auto frame = make_frame(model, mesh, src, mesh, dst, INT64_MAX);
   auto state = state_of(canonical(src, mesh), mesh, false);
@@ -153,8 +151,7 @@ TEST(EngineBound, AFastGroupArgumentHoldsAfterTheChangeOfDeviceOrder) {
   // 12 elements by block sizes (the blocks are of other devices), at least one step, all
   // of it possibly on fast links.
   const Mesh mesh = mesh_of("{x:2, y:2}"), reordered = parse_mesh("{x:2, y:2} devices=[1,0,3,2]").value();
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter();
   const DistType src = type_of("f32[{y}4, {x}4]", mesh), dst = type_of("f32[4, 4]", reordered);
   const auto frame = make_frame(model, mesh, src, reordered, dst, INT64_MAX);
   EXPECT_NEAR(lower_bound_us(frame, state_of(canonical(src, mesh), mesh, false)), 1 + 12 * 4 / 300e3, 1e-9);
@@ -178,8 +175,7 @@ TEST(EngineBound, AnOrderChangeThatKeepsNoBlockChargesItsPermute) {
   // permute keeps every block in place: the one the plan must take moves data, on the
   // slow link (permutes on an order change are priced on every axis).
   const Mesh mesh = mesh_of("{x:2, y:3}"), reordered = parse_mesh("{x:2, y:3} devices=[1,3,5,0,2,4]").value();
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter();
   auto bound = [&](const char* dst) {
     const DistType s = type_of("f32[{x}4, {y}9]", mesh), d = type_of(dst, reordered);
     const auto frame = make_frame(model, mesh, s, reordered, d, 24);
@@ -206,8 +202,7 @@ TEST(EngineBound, ASlowDigitThatNoSliceCanPlaceNeedsASlowStep) {
   // elements: the array over 384 devices), so the slow one puts 324 bytes on the slow
   // link, and the fast one the rest of the 648 bytes.
   const Mesh mesh = mesh_of("{x:8, y:6, z:4, w:2}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter();
   const char* src = "f32[6, {y}18, 24, {w,z}24]";
   const char* dst = "f32[{y}6, {x:(1)2}18, {x:(2)4,w}24, {z}24]";
   EXPECT_NEAR(source_bound(model, mesh, src, dst), 5 + 1 + 324 / 25e3 + 324 / 300e3, 1e-9);
@@ -235,8 +230,7 @@ TEST(EngineBound, EveryStepMovesAtLeastPartOfTheLeastShard) {
   // elements), of which an all_to_all over a group of 3 or more moves 2/3 (a gather or a
   // permute more): 853,333 bytes on the slow link. The fast step moves the rest.
   const Mesh mesh = mesh_of("{x:3, y:8, z:8, w:2}");
-  CostModel model;
-  model.axis_class["x"] = LinkClass::inter;
+  const CostModel model = x_inter();
   const char* src = "bf16[{y}320, 20, {w,z}480, 80]";
   const char* dst = "bf16[{z}320, 20, {x}480, {w}80]";
   const double on_slow = 640'000.0 * 2 / 3 * 2;  // bytes

@@ -182,12 +182,7 @@ TEST(SplitByClass, AChangeOfDeviceOrdersPermuteIsShrunkToo) {
   const Plan one{c.mesh, c.src, {Step(CollectivePermute{c.dst, c.target_mesh})}, c.dst};
   EXPECT_NEAR(plan_cost(x_inter(), *plan)->time_us, 7.6384, 1e-4);
   EXPECT_NEAR(plan_cost(x_inter(), one)->time_us, 10.2429, 1e-4);
-  expect_optimal_cost(c, x_inter(), *plan);
-  auto report = check_plan(*plan);
-  ASSERT_TRUE(report.ok()) << report.error().to_string();
-  EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
-  EXPECT_EQ(report->memory.verdict, Verdict::proved) << report->memory.detail;
-  EXPECT_EQ(report->no_peak.verdict, Verdict::proved) << report->no_peak.detail;
+  expect_optimal_and_proved(c, *plan);
 }
 
 TEST(SplitByClass, OneClassModelKeepsTheOneGather) {
