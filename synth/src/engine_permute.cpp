@@ -169,21 +169,19 @@ double permute_time_us(const Frame& frame, const State& s, const Factors& s_free
     link = frame.order_change_link;
   } else {
     // The lowering's moves (plan/lowered.hpp, permute_moves): each tiled dim's source
-    // factors take the target's block index of that dim (memoized per dim), the factors
-    // free only in the source the target's factors free only in it; charged on the axes
-    // where pairs differ.
-    for (std::size_t d = 0; d < s.dims.size(); ++d) {
+    // factors take the target's block index of that dim, the factors free only in the
+    // source the target's factors free only in it; charged on the axes where pairs
+    // differ. Each move can only make the price dearer: the rest are skipped once it is
+    // settled (some pair differs, and along the slow class where the classes differ).
+    // Computed afresh: a memo of the dims' moves cost more than it saved (a hash of two
+    // factor lists per dim and edge, and on one-dim arrays every edge a new entry).
+    const auto settled = [&] { return link && (!frame.slow_class || *link == *frame.slow_class); };
+    for (std::size_t d = 0; d < s.dims.size() && !settled(); ++d) {
       if (s.dims[d].empty() || s.dims[d] == x.dims[d]) continue;
-      auto [it, fresh] = frame.dim_links.try_emplace(DimChange{s.dims[d], x.dims[d]});
-      if (fresh) {
-        const synth_detail::FactorMove move{s.dims[d], x.dims[d]};
-        it->second = moved_link(frame, {&move, 1});
-      }
-      link = slower_of(link, it->second);
+      const synth_detail::FactorMove move{s.dims[d], x.dims[d]};
+      link = slower_of(link, moved_link(frame, {&move, 1}));
     }
-    // The free factors' move can only make the price dearer: skipped where it is settled
-    // (some pair differs, and along the slow class where the classes differ).
-    if (!link || (frame.slow_class && *link != *frame.slow_class)) {
+    if (!settled()) {
       const Factors dst_free = free_regions(frame, x);
       synth_detail::FactorMove rest;
       for (const auto& f : s_free)

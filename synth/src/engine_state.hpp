@@ -115,11 +115,6 @@ struct Frame {
   /// permute moves nothing when every dim does; each check walks every device, and the
   /// search asks it of each permute edge.
   mutable std::unordered_map<DimChange, bool, DimChangeHash> dim_stays;
-  /// Memo of the permute edges' prices: per dim's factors before and after, the slowest
-  /// class of the axes along which that dim's lowered move makes pairs differ (none
-  /// where it makes none differ; permute_axes.hpp). A permute's pairs differ along the
-  /// union of its moves' axes, and the search prices every permute edge.
-  mutable std::unordered_map<DimChange, std::optional<LinkClass>, DimChangeHash> dim_links;
 };
 
 /// Returns true when the permute from `s` to `t` (a change of device order, no pending
