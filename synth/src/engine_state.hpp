@@ -9,6 +9,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -102,6 +103,9 @@ struct Frame {
   std::vector<std::pair<State, State>> permute_hints;
   /// Memo of the permute search: per (dim, tile count), the target-derived dim lists.
   mutable std::unordered_map<uint64_t, std::vector<Factors>> permute_options;
+  /// Per pair of those (dim, tile count) keys, for each option of the first the options
+  /// of the second compatible with it, as bit masks (engine_permute.cpp).
+  mutable std::map<std::pair<uint64_t, uint64_t>, std::vector<uint32_t>> permute_masks;
   /// Memo of the lower bound's group argument (engine_bound.cpp), filled on first use:
   /// the fast groups it checks where tilings do not nest (their slow-class coordinates),
   /// and per dim and group the element intervals the group needs.
