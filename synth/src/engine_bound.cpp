@@ -609,20 +609,20 @@ double bound_us(const Frame& frame, const State& s, double enough) {
   return bound_with(lack, lack_per_member(frame, refined(frame, s, *group)));
 }
 
-/// The least modeled time of the permute of a change of device order where every
-/// permute must move data, else 0. None can keep the blocks in place (shared_partitions.hpp)
+/// The modeled times of the permute of a change of device order where every permute
+/// must move data, else zeros. None can keep the blocks in place (shared_partitions.hpp)
 /// when the tiling before it can be neither replicated (the array exceeds the budget)
 /// nor one giving every device a distinct block in one dim (no dim divides into that
 /// many, or the orders share no bit), nor one whose dims partition the devices by
 /// sub-axes of both orders; padded problems are left out. Above kMaxInPlaceDevices no
-/// permute is written to stay. A
-/// moving permute sends a whole shard at the slowest class (permute_time_us()): with T
-/// tiles, the array over T. At T below the target's tile count that is more than the
-/// target's shard; above it, the shard must then grow, by an all_gather (one more
-/// latency) that brings each device the rest of its target shard, at best over the
-/// fastest link. The least of these is at the target's count or at every device's own
-/// tile (the slow link's bytes cost more than the fast one's).
-double order_change_us(const Frame& frame) {
+/// permute is written to stay. A moving permute sends a whole shard at the slowest class
+/// (permute_time_us()): with T tiles, the array over T. At T below the target's tile
+/// count that is more than the target's shard (`at_target`); above it, the shard must
+/// then grow, by an all_gather (one more latency) that brings each device the rest of
+/// its target shard, at best over the fastest link (`below_target`, least at every
+/// device's own tile: the slow link's bytes cost more than the fast one's; none where
+/// the target gives every device its own tile).
+const OrderChangeCharge& order_change_charge(const Frame& frame) {
   if (frame.order_change_us) return *frame.order_change_us;
   const int64_t n = frame.src_mesh.num_devices();
   double elements = 1;
@@ -636,24 +636,48 @@ double order_change_us(const Frame& frame) {
              !synth_detail::carries_a_bit(frame.src_mesh, frame.dst_mesh)) &&
             !synth_detail::shares_a_proper_partition(frame.src_mesh, frame.dst_mesh);
   }
-  frame.order_change_us = 0;
-  if (!moves) return 0;
+  frame.order_change_us = OrderChangeCharge{};
+  if (!moves) return *frame.order_change_us;
   auto permute_us = [&](double shard) {
     return collective_time_us(CollectiveKind::permute, 2, shard, frame.model->link(frame.order_change_link));
   };
   const double target_shard = bytes / static_cast<double>(tile_count(frame.target));
   const double least_shard = bytes / static_cast<double>(n);
-  frame.order_change_us =
-      std::min(permute_us(target_shard), permute_us(least_shard) + frame.min_latency_us +
-                                             (target_shard - least_shard) / (frame.max_bandwidth_gbps * 1e3));
+  frame.order_change_us = OrderChangeCharge{
+      permute_us(target_shard),
+      target_shard > least_shard ? permute_us(least_shard) + frame.min_latency_us +
+                                       (target_shard - least_shard) / (frame.max_bandwidth_gbps * 1e3)
+                                 : INFINITY};
   return *frame.order_change_us;
+}
+
+/// The least modeled time of the permute of a change of device order from `s`, where
+/// every permute must move data, else 0: the lesser of order_change_charge()'s. Where no
+/// permute from `s` can end at the target (slices cannot give each dim the target's tile
+/// count: permute_may_finish()), a step that changes tile counts (a gather or an
+/// all_to_all) must run besides a permute of the target's shard or more: at least one
+/// more latency and its floor (Frame::step_fraction of the least shard over the fastest
+/// link); a permute of a smaller shard is followed by its gather already. Example
+/// (`random223` of seed 13013, `{x:8 inter, y:2, z:2, w:4}` on another device order,
+/// `bf16[18432, {y}576] -> bf16[{w,x:(1)2,x:(2)4,y,z}18432, 576]`): the permute of the
+/// target's 165,888-byte shard over x costs 11.64 us; dim 1's two tiles must become one,
+/// so an exchange runs too, at least 1 us and half a least shard over the intra link:
+/// 12.91 us, the optimum (`AS AS A2A CP`).
+double order_change_us(const Frame& frame, const State& s) {
+  const OrderChangeCharge& charge = order_change_charge(frame);
+  const bool another_step =
+      !frame.slice_after_receive && frame.size_one_axes.empty() && !permute_may_finish(frame, s);
+  if (charge.at_target == 0 || !another_step) return std::min(charge.at_target, charge.below_target);
+  const double floor_us = frame.step_fraction * least_shard(frame, s) * static_cast<double>(frame.elem_bytes) /
+                          (frame.max_bandwidth_gbps * 1e3);
+  return std::min(charge.at_target + frame.min_latency_us + floor_us, charge.below_target);
 }
 
 }  // namespace
 
 double lower_bound_us(const Frame& frame, const State& s, double enough) {
   // Before the permute of a change of device order, where it must move data.
-  const double permute = frame.mesh_change && !s.permuted ? order_change_us(frame) : 0;
+  const double permute = frame.mesh_change && !s.permuted ? order_change_us(frame, s) : 0;
   if (permute >= enough) return permute;
   return std::max(permute, bound_us(frame, s, enough));
 }

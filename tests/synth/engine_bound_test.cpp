@@ -184,9 +184,33 @@ TEST(EngineBound, AnOrderChangeThatKeepsNoBlockChargesItsPermute) {
   const Link& slow = model.link(LinkClass::inter);
   // To the same tiling on the new order: the permute sends a shard of 24 bytes at least.
   EXPECT_NEAR(bound("f32[{x}4, {y}9]"), collective_time_us(CollectiveKind::permute, 2, 24, slow), 1e-9);
-  // To f32[{x}4, 9] (shards of 72 bytes): either the permute sends 72 bytes, or it sends
-  // fewer and a gather (1 us more) brings the rest; the first is cheaper here.
-  EXPECT_NEAR(bound("f32[{x}4, 9]"), collective_time_us(CollectiveKind::permute, 2, 72, slow), 1e-9);
+  // To f32[{x}4, 9] (shards of 72 bytes): dim 1's three tiles must become one, which only
+  // a gather or an all_to_all does. Either the permute sends 72 bytes and that step runs
+  // too (1 us more), or it sends 24 and the gather brings the other 48 bytes over the
+  // fast link after it: the second is cheaper.
+  EXPECT_NEAR(bound("f32[{x}4, 9]"), collective_time_us(CollectiveKind::permute, 2, 24, slow) + 1 + 48 / 300e3, 1e-9);
+}
+
+TEST(EngineBound, AnOrderChangeThatMustAlsoChangeTileCountsTakesAnotherStep) {
+  // The order of the test above. To f32[{x}4, {y}9, 2], every device its own tile of 48
+  // bytes: no permute keeps the blocks (the array of 288 bytes exceeds the budget of 48,
+  // no dim divides into 6), so the permute sends at least that shard over the slow link.
+  // From f32[4, {y}9, 2] slices can give each dim the target's tile count and the
+  // permute may finish; from f32[4, {y}9, {x}2] dim 2 must lose its two tiles, which
+  // only a gather or an all_to_all does: one latency more (1 us, the fast link's) and
+  // that step's floor, half of the least shard (12 elements over the 6 devices) over the
+  // fast link. (random223 of the harness's seed 13013: proved at its source where the
+  // search expanded 11,023 states.)
+  const Mesh mesh = mesh_of("{x:2, y:3}"), reordered = parse_mesh("{x:2, y:3} devices=[1,3,5,0,2,4]").value();
+  const CostModel model = x_inter();
+  auto bound = [&](const char* src) {
+    const DistType s = type_of(src, mesh), d = type_of("f32[{x}4, {y}9, 2]", reordered);
+    const auto frame = make_frame(model, mesh, s, reordered, d, 48);
+    return lower_bound_us(frame, state_of(canonical(s, mesh), mesh, false));
+  };
+  const double permute = collective_time_us(CollectiveKind::permute, 2, 48, model.link(LinkClass::inter));
+  EXPECT_NEAR(bound("f32[4, {y}9, 2]"), permute, 1e-9);
+  EXPECT_NEAR(bound("f32[4, {y}9, {x}2]"), permute + 1 + 24 / 300e3, 1e-9);
 }
 
 TEST(EngineBound, ASlowDigitThatNoSliceCanPlaceNeedsASlowStep) {

@@ -135,9 +135,12 @@ TEST(EnginePermute, TheCappedStepSetKeepsTheTargetsNearestTheTarget) {
   const DistType dst = type_of("f32[{x:(2)2}12, {z}3, {w:(2)4,w:(1)2}24, 12]", target_mesh);
   const CostModel model = x_inter();
   // The default call's plain pass (100 states, 16 permute targets a state) ends at its
-  // budget with the seeds' 11.03 us, far from proved; its deep pass (weight 2, 1,000
-  // states from that plan) finds a plan within 0.002% of the optimum among the nearest
-  // targets (among the first 16 depth-first it kept 11.03 us).
+  // budget with the seeds' 11.03 us, far from proved; a weighted pass (weight 2) from
+  // that plan finds a plan within 0.002% of the optimum among the nearest targets in
+  // 2,000 states (among the first 16 depth-first it kept 11.03 us). The default call's
+  // deep pass has 1,000: since the order change's charge counts the step that changes
+  // tile counts (engine_bound.cpp), that pass ends at 11.03 us, and the far pass after it
+  // (plain order, every target) finds the optimum.
   auto problem = synth_detail::make_problem(mesh, src, target_mesh, dst);
   ASSERT_TRUE(problem.ok()) << problem.error().to_string();
   const auto seeds = synth_detail::constructive_seeds(*problem, mesh, src, target_mesh, dst,
@@ -154,7 +157,7 @@ TEST(EnginePermute, TheCappedStepSetKeepsTheTargetsNearestTheTarget) {
   EXPECT_NEAR(plain->time_us, 11.03312, 1e-4);
   EXPECT_GT(plain->time_us, 1.5 * plain->least_us);
   limits.bound_weight = 2;
-  limits.max_expanded = 10 * SynthOptions::kDefaultSearch;
+  limits.max_expanded = 20 * SynthOptions::kDefaultSearch;
   const auto deep = engine_detail::run_engine(model, mesh, src, target_mesh, dst, bound, {*plain->plan}, limits);
   ASSERT_TRUE(deep.ok() && deep->plan.has_value());
   EXPECT_NEAR(deep->time_us, 7.0114, 1e-4);
@@ -166,8 +169,7 @@ TEST(EnginePermute, TheCappedStepSetKeepsTheTargetsNearestTheTarget) {
   options.cost_model = &model;
   const auto plan = synthesize(mesh, src, target_mesh, dst, options);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  // Within 0.002% of the optimum (its passes' permute pairs are repaired another way).
-  EXPECT_NEAR(plan_cost(model, *plan)->time_us, 7.0114, 1e-4);
+  EXPECT_NEAR(plan_cost(model, *plan)->time_us, 7.01128, 1e-6);
 }
 
 }  // namespace
