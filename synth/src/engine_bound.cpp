@@ -643,10 +643,20 @@ const OrderChangeCharge& order_change_charge(const Frame& frame) {
   };
   const double target_shard = bytes / static_cast<double>(tile_count(frame.target));
   const double least_shard = bytes / static_cast<double>(n);
+  // The gather after a moving permute removes only factors the target leaves free (one
+  // gathered after data arrived stays free: no slice may follow): at the fast link only
+  // where one of them is on a fast axis.
+  const Factors free = free_regions(frame, frame.target);
+  const bool fast_growth = !frame.slow_class || frame.slice_after_receive ||
+                           std::any_of(free.begin(), free.end(), [&](const Factor& f) {
+                             return f.size >= 2 && frame.classes[static_cast<std::size_t>(f.axis)] != *frame.slow_class;
+                           });
+  const Link growth = fast_growth ? Link{frame.max_bandwidth_gbps, frame.min_latency_us}
+                                  : frame.model->link(*frame.slow_class);
   frame.order_change_us = OrderChangeCharge{
       permute_us(target_shard),
-      target_shard > least_shard ? permute_us(least_shard) + frame.min_latency_us +
-                                       (target_shard - least_shard) / (frame.max_bandwidth_gbps * 1e3)
+      target_shard > least_shard ? permute_us(least_shard) + growth.latency_us +
+                                       (target_shard - least_shard) / (growth.bandwidth_gbps * 1e3)
                                  : INFINITY};
   return *frame.order_change_us;
 }

@@ -193,8 +193,8 @@ TEST(EngineBound, AnOrderChangeThatKeepsNoBlockChargesItsPermute) {
 
 TEST(EngineBound, AnOrderChangeThatMustAlsoChangeTileCountsTakesAnotherStep) {
   // The order of the test above. To f32[{x}4, {y}9, 2], every device its own tile of 48
-  // bytes: no permute keeps the blocks (the array of 288 bytes exceeds the budget of 48,
-  // no dim divides into 6), so the permute sends at least that shard over the slow link.
+  // bytes: no permute keeps the blocks (the array of 288 bytes exceeds the budget, no
+  // dim divides into 6), so the permute sends at least that shard over the slow link.
   // From f32[4, {y}9, 2] slices can give each dim the target's tile count and the
   // permute may finish; from f32[4, {y}9, {x}2] dim 2 must lose its two tiles, which
   // only a gather or an all_to_all does: one latency more (1 us, the fast link's) and
@@ -203,14 +203,21 @@ TEST(EngineBound, AnOrderChangeThatMustAlsoChangeTileCountsTakesAnotherStep) {
   // search expanded 11,023 states.)
   const Mesh mesh = mesh_of("{x:2, y:3}"), reordered = parse_mesh("{x:2, y:3} devices=[1,3,5,0,2,4]").value();
   const CostModel model = x_inter();
-  auto bound = [&](const char* src) {
-    const DistType s = type_of(src, mesh), d = type_of("f32[{x}4, {y}9, 2]", reordered);
-    const auto frame = make_frame(model, mesh, s, reordered, d, 48);
+  auto bound = [&](const char* src, const char* dst) {
+    const DistType s = type_of(src, mesh), d = type_of(dst, reordered);
+    const auto frame = make_frame(model, mesh, s, reordered, d, 96);
     return lower_bound_us(frame, state_of(canonical(s, mesh), mesh, false));
   };
-  const double permute = collective_time_us(CollectiveKind::permute, 2, 48, model.link(LinkClass::inter));
-  EXPECT_NEAR(bound("f32[4, {y}9, 2]"), permute, 1e-9);
-  EXPECT_NEAR(bound("f32[4, {y}9, {x}2]"), permute + 1 + 24 / 300e3, 1e-9);
+  auto permute = [&](double bytes) {
+    return collective_time_us(CollectiveKind::permute, 2, bytes, model.link(LinkClass::inter));
+  };
+  EXPECT_NEAR(bound("f32[4, {y}9, 2]", "f32[{x}4, {y}9, 2]"), permute(48), 1e-9);
+  EXPECT_NEAR(bound("f32[4, {y}9, {x}2]", "f32[{x}4, {y}9, 2]"), permute(48) + 1 + 24 / 300e3, 1e-9);
+  // To f32[4, {y}9, 2] (shards of 96 bytes) from f32[{x}4, {y}9, 2], dim 0 must lose x:
+  // a permute of 96 bytes and that step, or one of 48 bytes and the gather after it,
+  // which can only remove what the target leaves free, x: the slow link's latency and
+  // bandwidth (5 us, 48 bytes at 25 GB/s), dearer than the first.
+  EXPECT_NEAR(bound("f32[{x}4, {y}9, 2]", "f32[4, {y}9, 2]"), permute(96) + 1 + 24 / 300e3, 1e-9);
 }
 
 TEST(EngineBound, ASlowDigitThatNoSliceCanPlaceNeedsASlowStep) {
