@@ -619,11 +619,11 @@ double bound_us(const Frame& frame, const State& s, double enough) {
 /// (permute_time_us()): with T tiles, the array over T. At T below the target's tile
 /// count that is more than the target's shard (`at_target`); above it, the shard must
 /// then grow, by an all_gather (one more latency) that brings each device the rest of
-/// its target shard, at best over the fastest link (`below_target`, least at every
-/// device's own tile: the slow link's bytes cost more than the fast one's; none where
-/// the target gives every device its own tile).
+/// its target shard (`below_target`, least at every device's own tile: the slow link's
+/// bytes cost more than the fast one's; none where the target gives every device its
+/// own tile).
 const OrderChangeCharge& order_change_charge(const Frame& frame) {
-  if (frame.order_change_us) return *frame.order_change_us;
+  if (frame.order_change_charge) return *frame.order_change_charge;
   const int64_t n = frame.src_mesh.num_devices();
   double elements = 1;
   for (int64_t g : frame.globals) elements *= static_cast<double>(g);
@@ -636,29 +636,30 @@ const OrderChangeCharge& order_change_charge(const Frame& frame) {
              !synth_detail::carries_a_bit(frame.src_mesh, frame.dst_mesh)) &&
             !synth_detail::shares_a_proper_partition(frame.src_mesh, frame.dst_mesh);
   }
-  frame.order_change_us = OrderChangeCharge{};
-  if (!moves) return *frame.order_change_us;
+  frame.order_change_charge = OrderChangeCharge{};
+  if (!moves) return *frame.order_change_charge;
   auto permute_us = [&](double shard) {
     return collective_time_us(CollectiveKind::permute, 2, shard, frame.model->link(frame.order_change_link));
   };
   const double target_shard = bytes / static_cast<double>(tile_count(frame.target));
   const double least_shard = bytes / static_cast<double>(n);
-  // The gather after a moving permute removes only factors the target leaves free (one
-  // gathered after data arrived stays free: no slice may follow): at the fast link only
-  // where one of them is on a fast axis.
+  auto below_us = [&](const Link& growth) {
+    return target_shard > least_shard ? permute_us(least_shard) + growth.latency_us +
+                                            (target_shard - least_shard) / (growth.bandwidth_gbps * 1e3)
+                                      : INFINITY;
+  };
+  // A factor gathered after the moving permute stays free (no slice may follow received
+  // data, no second permute), so the gather removes only factors the target leaves
+  // free: at the fast link only where one of them is on a fast axis.
+  const Link fastest{frame.max_bandwidth_gbps, frame.min_latency_us};
   const Factors free = free_regions(frame, frame.target);
-  const bool fast_growth = !frame.slow_class || frame.slice_after_receive ||
-                           std::any_of(free.begin(), free.end(), [&](const Factor& f) {
-                             return f.size >= 2 && frame.classes[static_cast<std::size_t>(f.axis)] != *frame.slow_class;
-                           });
-  const Link growth = fast_growth ? Link{frame.max_bandwidth_gbps, frame.min_latency_us}
-                                  : frame.model->link(*frame.slow_class);
-  frame.order_change_us = OrderChangeCharge{
-      permute_us(target_shard),
-      target_shard > least_shard ? permute_us(least_shard) + growth.latency_us +
-                                       (target_shard - least_shard) / (growth.bandwidth_gbps * 1e3)
-                                 : INFINITY};
-  return *frame.order_change_us;
+  const bool fast_growth = !frame.slow_class || std::any_of(free.begin(), free.end(), [&](const Factor& f) {
+    return f.size >= 2 && frame.classes[static_cast<std::size_t>(f.axis)] != *frame.slow_class;
+  });
+  frame.order_change_charge = OrderChangeCharge{permute_us(target_shard),
+                                                below_us(fast_growth ? fastest : frame.model->link(*frame.slow_class)),
+                                                below_us(fastest)};
+  return *frame.order_change_charge;
 }
 
 /// The least modeled time of the permute of a change of device order from `s`, where
@@ -675,12 +676,13 @@ const OrderChangeCharge& order_change_charge(const Frame& frame) {
 /// 12.91 us, the optimum (`AS AS A2A CP`).
 double order_change_us(const Frame& frame, const State& s) {
   const OrderChangeCharge& charge = order_change_charge(frame);
+  const double below = frame.slice_after_receive ? charge.below_target_open : charge.below_target;
   const bool another_step =
       !frame.slice_after_receive && frame.size_one_axes.empty() && !permute_may_finish(frame, s);
-  if (charge.at_target == 0 || !another_step) return std::min(charge.at_target, charge.below_target);
+  if (charge.at_target == 0 || !another_step) return std::min(charge.at_target, below);
   const double floor_us = frame.step_fraction * least_shard(frame, s) * static_cast<double>(frame.elem_bytes) /
                           (frame.max_bandwidth_gbps * 1e3);
-  return std::min(charge.at_target + frame.min_latency_us + floor_us, charge.below_target);
+  return std::min(charge.at_target + frame.min_latency_us + floor_us, below);
 }
 
 }  // namespace

@@ -62,11 +62,13 @@ struct DimChangeHash {
 
 /// The least modeled time of a change of device order's permute that moves data: of the
 /// target's shard or more, and of a smaller shard with the gather that must follow it
-/// (engine_bound.cpp; infinite where the target's shard is the least); zeros where some
-/// permute may move nothing.
+/// (engine_bound.cpp; infinite where the target's shard is the least), that gather at
+/// the class the factors the target leaves free allow, or at the fastest where slices
+/// stay open after data arrives; zeros where some permute may move nothing.
 struct OrderChangeCharge {
   double at_target = 0;
   double below_target = 0;
+  double below_target_open = 0;
 };
 
 /// The fixed facts of one search.
@@ -120,9 +122,9 @@ struct Frame {
   /// and per dim and group the element intervals the group needs.
   mutable std::vector<std::vector<int64_t>> group_coords;
   mutable std::vector<std::vector<std::vector<std::pair<int64_t, int64_t>>>> group_needs;
-  /// Memo of the bound's charge for the permute of a change of device order (its least
-  /// modeled time where every permute must move data, else 0), filled on first use.
-  mutable std::optional<OrderChangeCharge> order_change_us;
+  /// Memo of the bound's charges for the permute of a change of device order, filled on
+  /// first use.
+  mutable std::optional<OrderChangeCharge> order_change_charge;
   /// Memo of the permutes of a change of device order: per dim's factors before and
   /// after, whether every device keeps its block of that dim (same_blocks.hpp). A
   /// permute moves nothing when every dim does; each check walks every device, and the
