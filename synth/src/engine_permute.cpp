@@ -182,13 +182,13 @@ const std::vector<OptionMask>& target_masks(const Frame& frame, uint64_t from_ke
 /// The permute options of one state's dims and which combine with which, for
 /// combine(). `own[d][e]`: the options of dim e compatible with `s`'s own factors of
 /// dim d (its own among them: `s` is one type).
-struct Options {
+struct PermuteOptions {
   std::vector<const std::vector<Factors>*> targets;
   std::vector<uint64_t> keys;
   std::vector<std::vector<OptionMask>> own;
   std::vector<std::vector<const std::vector<OptionMask>*>> between;  // target_masks(d, e)
 
-  Options(const Frame& frame, const State& s) {
+  PermuteOptions(const Frame& frame, const State& s) {
     const std::size_t rank = s.dims.size();
     for (std::size_t d = 0; d < rank; ++d) {
       const int64_t tiles = product(s.dims[d]);
@@ -225,7 +225,7 @@ using Masks = boost::container::small_vector<OptionMask, 6>;
 /// than it saved, and on one-dim arrays every edge was a new entry.
 class DimLinks {
  public:
-  DimLinks(const Frame& frame, const State& s, const Options& options)
+  DimLinks(const Frame& frame, const State& s, const PermuteOptions& options)
       : frame_(&frame), s_(&s), options_(&options), codes_(s.dims.size() * kMaxDimOptions, kUnknown) {}
   bool order_change() const { return frame_->mesh_change; }
   /// Returns the code of the move of dim `d` to its target option `i` (1-based).
@@ -242,7 +242,7 @@ class DimLinks {
  private:
   const Frame* frame_;
   const State* s_;
-  const Options* options_;
+  const PermuteOptions* options_;
   boost::container::small_vector<int8_t, 4 * kMaxDimOptions> codes_;
 };
 
@@ -253,7 +253,7 @@ class DimLinks {
 /// make pairs differ along. `allowed[e]`: the options of dim e (e >= d) compatible with
 /// the choices made for the dims before d; a choice that leaves a later dim none is not
 /// followed. `link`: the code of the dims before d.
-void combine(const Options& options, DimLinks& dim_links, const State& s, std::size_t d, const Masks& allowed,
+void combine(const PermuteOptions& options, DimLinks& dim_links, const State& s, std::size_t d, const Masks& allowed,
              int8_t link, State& x, std::size_t first, std::vector<Edge>& out, std::vector<int8_t>& links) {
   if (out.size() - first >= kPermuteTargets) return;
   if (d == s.dims.size()) {
@@ -334,7 +334,7 @@ void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out)
   const std::size_t first = out.size();
   State x = s;
   x.permuted = true;
-  const Options options(frame, s);
+  const PermuteOptions options(frame, s);
   // Each dim: its own factors, and the target options other than those, compatible with
   // the pending reductions.
   Masks allowed(s.dims.size(), 0);
