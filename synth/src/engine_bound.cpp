@@ -624,10 +624,8 @@ double bound_us(const Frame& frame, const State& s, double enough) {
 /// own tile).
 const OrderChangeCharge& order_change_charge(const Frame& frame) {
   if (frame.order_change_charge) return *frame.order_change_charge;
-  const int64_t n = frame.src_mesh.num_devices();
-  double elements = 1;
-  for (int64_t g : frame.globals) elements *= static_cast<double>(g);
-  const double bytes = elements * static_cast<double>(frame.elem_bytes);
+  const int64_t n = frame.device_count;
+  const double bytes = frame.array_elements * static_cast<double>(frame.elem_bytes);
   bool moves = false;
   if (!frame.padded && n > synth_detail::kMaxInPlaceDevices) {
     moves = true;
@@ -641,12 +639,12 @@ const OrderChangeCharge& order_change_charge(const Frame& frame) {
   auto permute_us = [&](double shard) {
     return collective_time_us(CollectiveKind::permute, 2, shard, frame.model->link(frame.order_change_link));
   };
-  const double target_shard = bytes / static_cast<double>(tile_count(frame.target));
-  const double least_shard = bytes / static_cast<double>(n);
+  const double target_bytes = bytes / static_cast<double>(tile_count(frame.target));
+  const double own_tile_bytes = bytes / static_cast<double>(n);
   auto below_us = [&](const Link& growth) {
-    return target_shard > least_shard ? permute_us(least_shard) + growth.latency_us +
-                                            (target_shard - least_shard) / (growth.bandwidth_gbps * 1e3)
-                                      : INFINITY;
+    return target_bytes > own_tile_bytes ? permute_us(own_tile_bytes) + growth.latency_us +
+                                               (target_bytes - own_tile_bytes) / (growth.bandwidth_gbps * 1e3)
+                                         : INFINITY;
   };
   // A factor gathered after the moving permute stays free (no slice may follow received
   // data, no second permute), so the gather removes only factors the target leaves
@@ -656,7 +654,7 @@ const OrderChangeCharge& order_change_charge(const Frame& frame) {
   const bool fast_growth = !frame.slow_class || std::any_of(free.begin(), free.end(), [&](const Factor& f) {
     return f.size >= 2 && frame.classes[static_cast<std::size_t>(f.axis)] != *frame.slow_class;
   });
-  frame.order_change_charge = OrderChangeCharge{permute_us(target_shard),
+  frame.order_change_charge = OrderChangeCharge{permute_us(target_bytes),
                                                 below_us(fast_growth ? fastest : frame.model->link(*frame.slow_class)),
                                                 below_us(fastest)};
   return *frame.order_change_charge;

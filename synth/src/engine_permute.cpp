@@ -134,22 +134,6 @@ double permute_price_us(const Frame& frame, const State& s, const Factors& s_fre
   return link ? moving_time_us(frame, s, *link) : 0;
 }
 
-/// A permute's link class as one byte: kNoLink where its pairs differ along no axis,
-/// kUnknown before it is computed, else the LinkClass.
-constexpr int8_t kNoLink = -1;
-constexpr int8_t kUnknown = -2;
-
-/// Returns the slower of `link` and the class `code` stands for.
-std::optional<LinkClass> slower_of(std::optional<LinkClass> link, int8_t code) {
-  return code == kNoLink ? link : slower_of(link, static_cast<LinkClass>(code));
-}
-
-/// Returns the code of the slower of the classes codes `a` and `b` stand for.
-int8_t slower_code(int8_t a, int8_t b) {
-  const auto link = slower_of(slower_of(std::nullopt, a), b);
-  return link ? static_cast<int8_t>(*link) : kNoLink;
-}
-
 /// True when every factor of `a` may appear in one type with every factor of `b`.
 bool compatible_lists(const Factors& a, const Factors& b) {
   return std::all_of(a.begin(), a.end(), [&](const Factor& f) {
@@ -184,12 +168,12 @@ const std::vector<OptionMask>& target_masks(const Frame& frame, uint64_t from_ke
 /// dim d (its own among them: `s` is one type).
 struct PermuteOptions {
   std::vector<const std::vector<Factors>*> targets;
-  std::vector<uint64_t> keys;
   std::vector<std::vector<OptionMask>> own;
   std::vector<std::vector<const std::vector<OptionMask>*>> between;  // target_masks(d, e)
 
   PermuteOptions(const Frame& frame, const State& s) {
     const std::size_t rank = s.dims.size();
+    std::vector<uint64_t> keys;  // target_options()'s
     for (std::size_t d = 0; d < rank; ++d) {
       const int64_t tiles = product(s.dims[d]);
       keys.push_back((static_cast<uint64_t>(d) << 56) ^ static_cast<uint64_t>(tiles));
@@ -227,19 +211,20 @@ class DimLinks {
  public:
   DimLinks(const Frame& frame, const State& s, const PermuteOptions& options)
       : frame_(&frame), s_(&s), options_(&options), codes_(s.dims.size() * kMaxDimOptions, kUnknown) {}
-  bool order_change() const { return frame_->mesh_change; }
-  /// Returns the code of the move of dim `d` to its target option `i` (1-based).
-  int8_t code(std::size_t d, int i) {
+  /// Returns the class of the move of dim `d` to its target option `i` (1-based), none
+  /// where it makes no pair differ.
+  std::optional<LinkClass> of(std::size_t d, int i) {
     int8_t& c = codes_[d * kMaxDimOptions + static_cast<std::size_t>(i - 1)];
     if (c == kUnknown) {
       const synth_detail::FactorMove move{s_->dims[d], (*options_->targets[d])[static_cast<std::size_t>(i - 1)]};
       const auto link = moved_link(*frame_, {&move, 1});
-      c = link ? static_cast<int8_t>(*link) : kNoLink;
+      c = link ? static_cast<int8_t>(*link) : kNone;
     }
-    return c;
+    return c == kNone ? std::nullopt : std::optional<LinkClass>(static_cast<LinkClass>(c));
   }
 
  private:
+  static constexpr int8_t kNone = -1, kUnknown = -2;  // else the LinkClass
   const Frame* frame_;
   const State* s_;
   const PermuteOptions* options_;
@@ -249,12 +234,14 @@ class DimLinks {
 /// Depth-first over dims: appends to `out` an edge to each combination of `s`'s own
 /// dim or one of the target options whose factors are pairwise compatible (and with the
 /// pending reductions), up to kPermuteTargets from `out[first]` on; only the edges'
-/// states are set, and to `links` the code of the slowest class the edge's dims' moves
-/// make pairs differ along. `allowed[e]`: the options of dim e (e >= d) compatible with
-/// the choices made for the dims before d; a choice that leaves a later dim none is not
-/// followed. `link`: the code of the dims before d.
-void combine(const PermuteOptions& options, DimLinks& dim_links, const State& s, std::size_t d, const Masks& allowed,
-             int8_t link, State& x, std::size_t first, std::vector<Edge>& out, std::vector<int8_t>& links) {
+/// states are set, and to `links` the slowest class the edge's dims' moves make pairs
+/// differ along (on one mesh: a change of device order is priced as a whole).
+/// `allowed[e]`: the options of dim e (e >= d) compatible with the choices made for the
+/// dims before d; a choice that leaves a later dim none is not followed. `link`: the
+/// class of the dims before d.
+void combine(const Frame& frame, const PermuteOptions& options, DimLinks& dim_links, const State& s, std::size_t d,
+             const Masks& allowed, std::optional<LinkClass> link, State& x, std::size_t first, std::vector<Edge>& out,
+             std::vector<std::optional<LinkClass>>& links) {
   if (out.size() - first >= kPermuteTargets) return;
   if (d == s.dims.size()) {
     out.emplace_back().to = x;
@@ -268,10 +255,9 @@ void combine(const PermuteOptions& options, DimLinks& dim_links, const State& s,
     for (std::size_t e = d + 1; e < s.dims.size() && open; ++e) open = (next[e] &= options.row(d, i, e)) != 0;
     if (!open) continue;
     x.dims[d] = i == 0 ? s.dims[d] : (*options.targets[d])[static_cast<std::size_t>(i - 1)];
-    // (A change of device order is priced as a whole.)
-    const int8_t moved =
-        i > 0 && !s.dims[d].empty() && !dim_links.order_change() ? slower_code(link, dim_links.code(d, i)) : link;
-    combine(options, dim_links, s, d + 1, next, moved, x, first, out, links);
+    const bool moved = i > 0 && !s.dims[d].empty() && !frame.mesh_change;
+    combine(frame, options, dim_links, s, d + 1, next, moved ? slower_of(link, dim_links.of(d, i)) : link, x, first,
+            out, links);
   }
 }
 
@@ -290,10 +276,11 @@ int agreement(const Frame& frame, const State& x) {
 
 /// Keeps, of the edges from `out[first]` on (and their `links`), the
 /// frame.max_permute_targets whose states agree most with the target (in their order
-/// where they agree as much). The
-/// combinations come depth-first, the first dims' own factors before their options: cut
-/// at the cap in that order, they would vary the last dims only.
-void keep_nearest(const Frame& frame, std::size_t first, std::vector<Edge>& out, std::vector<int8_t>& links) {
+/// where they agree as much). The combinations come depth-first, the first dims' own
+/// factors before their options: cut at the cap in that order, they would vary the last
+/// dims only.
+void keep_nearest(const Frame& frame, std::size_t first, std::vector<Edge>& out,
+                  std::vector<std::optional<LinkClass>>& links) {
   if (out.size() - first <= frame.max_permute_targets) return;
   std::vector<std::pair<int, std::size_t>> order;  // (-agreement, index)
   for (std::size_t i = first; i < out.size(); ++i) order.emplace_back(-agreement(frame, out[i].to), i);
@@ -345,8 +332,8 @@ void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out)
       if (!(targets[i] == s.dims[d]) && compatible_lists(targets[i], s.reduce)) allowed[d] |= OptionMask{2} << i;
   }
   DimLinks dim_links(frame, s, options);
-  std::vector<int8_t> links;  // per combined edge, its dims' moves' class
-  combine(options, dim_links, s, 0, allowed, kNoLink, x, first, out, links);
+  std::vector<std::optional<LinkClass>> links;  // per combined edge, its dims' moves' class
+  combine(frame, options, dim_links, s, 0, allowed, std::nullopt, x, first, out, links);
   keep_nearest(frame, first, out, links);
   for (const auto& hint : frame.permute_hints) {
     const State& after = hint.second;  // a named reference: clang 14 cannot capture a binding

@@ -118,17 +118,6 @@ DistType type_of(const Frame& frame, const State& s) {
   return t;
 }
 
-namespace {
-
-/// Returns the least prime dividing `n`; 1 for n = 1.
-int64_t least_prime_factor(int64_t n) {
-  for (int64_t p = 2; p * p <= n; ++p)
-    if (n % p == 0) return p;
-  return n;
-}
-
-}  // namespace
-
 Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                  const DistType& dst, int64_t budget) {
   Frame f;
@@ -179,12 +168,12 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
     if (f.classes[a] != f.slow_class) f.fast_group_size *= static_cast<double>(f.axis_sizes[a]);
   for (const int64_t g : f.globals) f.array_elements *= static_cast<double>(g);
   f.device_count = src_mesh.num_devices();
-  for (std::size_t a = 0; a < f.axis_sizes.size(); ++a) {
-    const double p = static_cast<double>(least_prime_factor(f.axis_sizes[a]));
-    if (p < 2) continue;
-    f.step_fraction = std::min(f.step_fraction, (p - 1) / p);
-    if (!f.slow_class || f.classes[a] == *f.slow_class)
-      f.slow_step_fraction = std::min(f.slow_step_fraction, (p - 1) / p);
+  // A group's size has a prime factor of some axis: (p - 1) / p over the axes' primes.
+  for (const auto& digit : synth_detail::digits_of(src_mesh)) {
+    const double p = static_cast<double>(digit.radix), share = (p - 1) / p;
+    f.step_fraction = std::min(f.step_fraction, share);
+    if (!f.slow_class || f.classes[static_cast<std::size_t>(digit.axis)] == *f.slow_class)
+      f.slow_step_fraction = std::min(f.slow_step_fraction, share);
   }
   // The permute targets pad dims with pool factors in pool order, and a search offers a
   // state only the first few targets: of the factors the target leaves replicated, those
