@@ -17,6 +17,9 @@ namespace {
 
 /// All_to_alls up to which a direct plan is taken without building the others.
 constexpr long kDirectEnough = 2;
+/// Layouts each exchange-last variant tries in synthesize()'s fallback, which without a
+/// valid seed searches thousands of states (hundreds of milliseconds) for any plan.
+constexpr int kExchangeLastTries = 4096;
 
 /// True when some slice of `moves` follows an all_to_all.
 bool slices_after_exchange(const Moves& moves) {
@@ -114,6 +117,13 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       auto major = matched_plan(problem, &*primes), minor = matched_plan(problem, &*primes, true);
       if (minor && !(major && same_steps(*major, *minor))) candidates.push_back(std::move(*minor));
       if (major) candidates.push_back(std::move(*major));
+      // Where no plain seed fits the bound: slices, one permute, then all_to_alls and
+      // gathers, which always fit it (synth_builders.hpp), over every cut of the target.
+      if (options.backtrack) {
+        auto last = slow_first_plans(problem, primes->a, primes->b, {}, kExchangeLastTries);
+        for (auto* plan : {&last.slices_only, &last.exchange_first, &last.gathered_together})
+          if (*plan) candidates.push_back(std::move(**plan));
+      }
       // The balanced plans of the first placement that gives some.
       std::vector<Ends> tried;
       for (auto placement : kPlacements) {

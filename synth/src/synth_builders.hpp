@@ -77,8 +77,15 @@ std::optional<Moves> sorted_plan(const Problem& problem, const Layout& src, cons
 /// parked for later (fewest first, until the slices can make up its tile counts), then
 /// all_to_alls of the parked atoms and all_gathers, on fast axes where the target puts
 /// no slow atom after a fast one. Each variant's first plan over the same layouts, or
-/// nullopt where the target has no slow atom or none is found within a few hundred tries
-/// (one variant's first plan is often worse than another's; the engine prices them).
+/// nullopt where the target has no slow atom or none is found within `max_tries`
+/// layouts per variant (one variant's first plan is often worse than another's; the
+/// engine prices them). With `slow` empty every prefix may be cut and every atom is
+/// fast: the exchange-last plans of synthesize()'s fallback, where no other seed fits
+/// the bound (slices only shrink, the permute and all_to_alls keep the size, the gathers
+/// end at the target's: every such plan fits max(source, target) and slices first).
+/// `{x:3, y:16, z:2, w:2, u:2}` `f32[{u}216, {x}864, {z}36] -> f32[{w,x,u,z}216, {y}864,
+/// 36]`: slices of w and y into dim 1, a permute to `[{w}, {y,x,u}, {z}]`, all_to_alls of
+/// x,u and z into dim 0, where every other builder's plan exceeds the source's bytes.
 struct SlowFirstPlans {
   std::optional<Moves> slices_only;
   /// Slices, then an all_to_all of a minor block of fast source atoms into another dim
@@ -88,8 +95,10 @@ struct SlowFirstPlans {
   /// (each dim in turn) of the permute's target, gathered there together.
   std::optional<Moves> gathered_together;
 };
+/// Layouts a variant tries in the default call: it must stay within microseconds.
+inline constexpr int kSlowFirstTries = 256;
 SlowFirstPlans slow_first_plans(const Problem& problem, const Layout& src, const Layout& dst,
-                                const std::vector<bool>& slow);
+                                const std::vector<bool>& slow, int max_tries = kSlowFirstTries);
 
 /// Count-matched plan: slice each dim to the lcm of its source and target tile
 /// counts, one collective_permute to the target plus replicated factors, gathers.

@@ -32,9 +32,6 @@ namespace redist::synth_detail {
 
 namespace {
 
-/// Configurations tried (cuts times parkings) before giving up: the builder runs in
-/// the default call and must stay within microseconds.
-constexpr int kMaxTries = 256;
 /// Exchanges before the permute tried at most, over all layouts.
 constexpr int kMaxExchanges = 512;
 /// Atoms parked at most.
@@ -168,7 +165,8 @@ std::optional<Moves> through(const Problem& problem, const Layout& src, const La
   for (std::size_t a = 0; a < rank; ++a) {
     const Factors& from = src.dims[a];
     int64_t size = 1;
-    for (std::size_t q = from.size(); q > 0 && !slow[static_cast<std::size_t>(from[q - 1].axis)]; --q) {
+    for (std::size_t q = from.size(); q > 0 && (slow.empty() || !slow[static_cast<std::size_t>(from[q - 1].axis)]);
+         --q) {
       size *= from[q - 1].size;
       for (std::size_t b = 0; b < rank; ++b) {
         if (b == a) continue;
@@ -191,15 +189,16 @@ std::optional<Moves> through(const Problem& problem, const Layout& src, const La
 }  // namespace
 
 SlowFirstPlans slow_first_plans(const Problem& problem, const Layout& src, const Layout& dst,
-                                const std::vector<bool>& slow) {
+                                const std::vector<bool>& slow, int max_tries) {
   SlowFirstPlans out;
   const std::size_t rank = dst.dims.size();
-  // Per target dim, the shortest prefix that holds all its slow atoms.
+  // Per target dim, the shortest prefix that holds all its slow atoms (none without
+  // slow axes: every cut).
   std::vector<std::size_t> least(rank, 0);
-  for (std::size_t d = 0; d < rank; ++d)
+  for (std::size_t d = 0; d < rank && !slow.empty(); ++d)
     for (std::size_t i = 0; i < dst.dims[d].size(); ++i)
       if (slow[static_cast<std::size_t>(dst.dims[d][i].axis)]) least[d] = i + 1;
-  if (std::all_of(least.begin(), least.end(), [](std::size_t n) { return n == 0; })) return out;
+  if (!slow.empty() && std::all_of(least.begin(), least.end(), [](std::size_t n) { return n == 0; })) return out;
   // The source's atoms the target leaves replicated stay in their dim, to be gathered.
   Layout gone;
   gone.dims.resize(rank);
@@ -224,13 +223,13 @@ SlowFirstPlans slow_first_plans(const Problem& problem, const Layout& src, const
   struct Variant {
     std::optional<Moves>* plan;
     bool exchange, together;
-    bool done = false;
-    int tries = kMaxTries, exchanges = kMaxExchanges;
+    bool done;
+    int tries, exchanges = kMaxExchanges;
   };
   const bool any_gone = std::any_of(gone.dims.begin(), gone.dims.end(), [](const Factors& f) { return !f.empty(); });
-  Variant variants[] = {{&out.slices_only, false, false},
-                        {&out.exchange_first, true, false},
-                        {&out.gathered_together, true, true, !any_gone}};
+  Variant variants[] = {{&out.slices_only, false, false, false, max_tries},
+                        {&out.exchange_first, true, false, false, max_tries},
+                        {&out.gathered_together, true, true, !any_gone, max_tries}};
   auto middle_of = [&](const std::vector<std::size_t>& parked_from, const Factors& parked,
                        const std::vector<std::size_t>& where, int together) {
     Layout middle;
