@@ -119,7 +119,7 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       if (major) candidates.push_back(std::move(*major));
       // Where no plain seed fits the bound: slices, one permute, then all_to_alls and
       // gathers, which always fit it (synth_builders.hpp), over every cut of the target.
-      if (options.backtrack) {
+      if (options.exchange_last) {
         auto last = slow_first_plans(problem, primes->a, primes->b, {}, kExchangeLastTries);
         for (auto* plan : {&last.slices_only, &last.exchange_first, &last.gathered_together})
           if (*plan) candidates.push_back(std::move(**plan));

@@ -18,6 +18,9 @@ struct SeedOptions {
   /// The balanced builder searches past its greedy path (synthesize()'s fallback, when
   /// no seed of the plain call is valid).
   bool backtrack = false;
+  /// The exchange-last plans join (slow_first_plans() without slow axes, 4,096 layouts a
+  /// variant): synthesize()'s fallback, where no plain seed fits the bound.
+  bool exchange_last = false;
   /// Per mesh axis, true where the model prices it at the inter-node (slow) link; empty
   /// where it gives the mesh one link speed (slow_axes()). With two speeds the sorted and
   /// slow-first builders join: their plans cross a slow axis once, where the balanced

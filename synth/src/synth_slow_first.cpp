@@ -20,6 +20,9 @@
 // one permute across x; then all_gather w and all_to_all y into dim 0, both intra-node:
 // 11.03 -> 7.02 us. Over prime atoms the builder parks z in dim 2 instead: 7.019 us,
 // the optimum.
+//
+// Without slow axes every prefix may be cut: the exchange-last plans of the default
+// call's fallback (synth_builders.hpp), which fit max(source, target) by construction.
 
 #include <algorithm>
 #include <numeric>
@@ -32,8 +35,9 @@ namespace redist::synth_detail {
 
 namespace {
 
-/// Exchanges before the permute tried at most, over all layouts.
-constexpr int kMaxExchanges = 512;
+/// Exchanges before the permute tried at most, over all layouts, per layout a variant
+/// may try (512 in the default call's 256 layouts).
+constexpr int kExchangesPerTry = 2;
 /// Atoms parked at most.
 constexpr std::size_t kMaxParked = 4;
 
@@ -224,12 +228,13 @@ SlowFirstPlans slow_first_plans(const Problem& problem, const Layout& src, const
     std::optional<Moves>* plan;
     bool exchange, together;
     bool done;
-    int tries, exchanges = kMaxExchanges;
+    int tries, exchanges;
   };
   const bool any_gone = std::any_of(gone.dims.begin(), gone.dims.end(), [](const Factors& f) { return !f.empty(); });
-  Variant variants[] = {{&out.slices_only, false, false, false, max_tries},
-                        {&out.exchange_first, true, false, false, max_tries},
-                        {&out.gathered_together, true, true, !any_gone, max_tries}};
+  const int exchanges = kExchangesPerTry * max_tries;
+  Variant variants[] = {{&out.slices_only, false, false, false, max_tries, exchanges},
+                        {&out.exchange_first, true, false, false, max_tries, exchanges},
+                        {&out.gathered_together, true, true, !any_gone, max_tries, exchanges}};
   auto middle_of = [&](const std::vector<std::size_t>& parked_from, const Factors& parked,
                        const std::vector<std::size_t>& where, int together) {
     Layout middle;

@@ -138,7 +138,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   std::vector<Plan> backtracked;
   if (!reducing)
     backtracked = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst,
-                                                   {.backtrack = true, .slow_axes = slow});
+                                                   {.backtrack = true, .exchange_last = true, .slow_axes = slow});
   const std::vector<Plan>& fallback_seeds = backtracked.empty() ? seeds : backtracked;
   engine_detail::EngineLimits unseeded_limits = limits;
   unseeded_limits.require_seed = false;

@@ -172,5 +172,24 @@ TEST(SlowFirstPlan, WithoutSlowAxesEveryCutGivesAnExchangeLastPlanWithinTheBound
   EXPECT_NEAR(plan_cost(inter, synthesize(m, s, d, options).value())->time_us, 15.3654, 1e-4);
 }
 
+TEST(SlowFirstPlan, TheExchangesBeforeThePermuteGrowWithTheLayoutsTried) {
+  // Case random350 of seed 55555: only y moved into dim 1 before the permute lets the
+  // counts meet (dim 0 must be empty in the permute's target, its target atoms all
+  // parked). The default call's 256 layouts, or 1,024, try too few exchanges; the
+  // fallback's 4,096 (two exchanges each) find it.
+  const BuilderPair p = builder_pair("{x:6, y:3, z:3, w:8}", "bf16[{y}24, {w}288, {z}12, 4]",
+                                     "bf16[{w,x:(2)3}24, {z,x:(1)2,y}288, 12, 4]", true);
+  EXPECT_FALSE(synth_detail::slow_first_plans(p.problem, p.atoms.a, p.atoms.b, {}, 1024).exchange_first);
+  const auto plans = synth_detail::slow_first_plans(p.problem, p.atoms.a, p.atoms.b, {}, 4096);
+  EXPECT_FALSE(plans.slices_only);
+  ASSERT_TRUE(plans.exchange_first);
+  EXPECT_EQ(to_string(synth_detail::to_plan(*plans.exchange_first, p.mesh, p.src, p.mesh, p.dst)),
+            "mesh {x:6, y:3, z:3, w:8}\nsource bf16[{y}24, {w}288, {z}12, 4]\n"
+            "all_slice(dim=1, axes={x:(2)3,x:(1)2})\nall_to_all(src=0, dst=1, axes={y})\n"
+            "collective_permute(to=bf16[24, {z,x:(1)2,y,w}288, {x:(2)3}12, 4])\n"
+            "all_to_all(src=1, dst=0, axes={w})\nall_to_all(src=2, dst=0, axes={x:(2)3})\n"
+            "target bf16[{w,x:(2)3}24, {z,x:(1)2,y}288, 12, 4]\n");
+}
+
 }  // namespace
 }  // namespace redist::testing
