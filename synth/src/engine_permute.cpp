@@ -351,8 +351,7 @@ void append_permutes(const Frame& frame, const State& s, std::vector<Edge>& out)
     const bool combined = i - first < links.size();
     const double time = stays                                ? 0
                         : frame.mesh_change || !combined     ? permute_time_us(frame, s, s_free, t)
-                                                             : permute_price_us(frame, s, s_free, t,
-                                                                                slower_of(std::nullopt, links[i - first]));
+                                                             : permute_price_us(frame, s, s_free, t, links[i - first]);
     t.received = s.received || time > 0;
     e.move.kind = Move::Kind::permute;
     e.move.stays = stays;

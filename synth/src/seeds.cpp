@@ -17,9 +17,6 @@ namespace {
 
 /// All_to_alls up to which a direct plan is taken without building the others.
 constexpr long kDirectEnough = 2;
-/// Layouts each exchange-last variant tries in synthesize()'s fallback, which without a
-/// valid seed searches thousands of states (hundreds of milliseconds) for any plan.
-constexpr int kExchangeLastTries = 4096;
 
 /// True when some slice of `moves` follows an all_to_all.
 bool slices_after_exchange(const Moves& moves) {
@@ -106,11 +103,9 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
         if (auto coarse = atomize(problem.frame, problem.src, problem.dst, false)) {
           if (auto sorted = sorted_plan(problem, coarse->a, coarse->b)) candidates.push_back(std::move(*sorted));
           // Over whole factors, and over prime atoms, which can park part of a factor.
-          for (const Atomized* atoms : std::array<const Atomized*, 2>{&*coarse, &*primes}) {
-            auto slow = slow_first_plans(problem, atoms->a, atoms->b, options.slow_axes);
-            for (auto* plan : {&slow.slices_only, &slow.exchange_first, &slow.gathered_together})
-              if (*plan) candidates.push_back(std::move(**plan));
-          }
+          for (const Atomized* atoms : std::array<const Atomized*, 2>{&*coarse, &*primes})
+            std::ranges::move(found_plans(slow_first_plans(problem, atoms->a, atoms->b, options.slow_axes)),
+                              std::back_inserter(candidates));
         }
       // Slices taking the target's atoms major first, and minor first (where the
       // target keeps them, more devices stay in place across the permute).
@@ -119,11 +114,9 @@ std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mes
       if (major) candidates.push_back(std::move(*major));
       // Where no plain seed fits the bound: slices, one permute, then all_to_alls and
       // gathers, which always fit it (synth_builders.hpp), over every cut of the target.
-      if (options.exchange_last) {
-        auto last = slow_first_plans(problem, primes->a, primes->b, {}, kExchangeLastTries);
-        for (auto* plan : {&last.slices_only, &last.exchange_first, &last.gathered_together})
-          if (*plan) candidates.push_back(std::move(**plan));
-      }
+      if (options.exchange_last)
+        std::ranges::move(found_plans(slow_first_plans(problem, primes->a, primes->b, {}, kExchangeLastTries)),
+                          std::back_inserter(candidates));
       // The balanced plans of the first placement that gives some.
       std::vector<Ends> tried;
       for (auto placement : kPlacements) {

@@ -97,8 +97,13 @@ struct SlowFirstPlans {
 };
 /// Layouts a variant tries in the default call: it must stay within microseconds.
 inline constexpr int kSlowFirstTries = 256;
+/// Layouts each exchange-last variant tries in synthesize()'s fallback, which without a
+/// valid seed searches thousands of states (hundreds of milliseconds) for any plan.
+inline constexpr int kExchangeLastTries = 4096;
 SlowFirstPlans slow_first_plans(const Problem& problem, const Layout& src, const Layout& dst,
                                 const std::vector<bool>& slow, int max_tries = kSlowFirstTries);
+/// Returns the plans `plans` holds, in the order of its variants.
+std::vector<Moves> found_plans(SlowFirstPlans plans);
 
 /// Count-matched plan: slice each dim to the lcm of its source and target tile
 /// counts, one collective_permute to the target plus replicated factors, gathers.

@@ -41,6 +41,11 @@ constexpr int kExchangesPerTry = 2;
 /// Atoms parked at most.
 constexpr std::size_t kMaxParked = 4;
 
+/// True when mesh axis `axis` is slow under `slow` (none is where it is empty).
+bool is_slow(const std::vector<bool>& slow, int axis) {
+  return !slow.empty() && slow[static_cast<std::size_t>(axis)];
+}
+
 /// Assigns each atom of `pool` (from `next` on) to a dim whose remaining ratio its size
 /// divides, the dim it has in `middle` first; true when every ratio ends at 1.
 bool assign_slices(const Factors& pool, std::size_t next, Counts& ratio, const Layout& middle,
@@ -169,8 +174,7 @@ std::optional<Moves> through(const Problem& problem, const Layout& src, const La
   for (std::size_t a = 0; a < rank; ++a) {
     const Factors& from = src.dims[a];
     int64_t size = 1;
-    for (std::size_t q = from.size(); q > 0 && (slow.empty() || !slow[static_cast<std::size_t>(from[q - 1].axis)]);
-         --q) {
+    for (std::size_t q = from.size(); q > 0 && !is_slow(slow, from[q - 1].axis); --q) {
       size *= from[q - 1].size;
       for (std::size_t b = 0; b < rank; ++b) {
         if (b == a) continue;
@@ -199,9 +203,9 @@ SlowFirstPlans slow_first_plans(const Problem& problem, const Layout& src, const
   // Per target dim, the shortest prefix that holds all its slow atoms (none without
   // slow axes: every cut).
   std::vector<std::size_t> least(rank, 0);
-  for (std::size_t d = 0; d < rank && !slow.empty(); ++d)
+  for (std::size_t d = 0; d < rank; ++d)
     for (std::size_t i = 0; i < dst.dims[d].size(); ++i)
-      if (slow[static_cast<std::size_t>(dst.dims[d][i].axis)]) least[d] = i + 1;
+      if (is_slow(slow, dst.dims[d][i].axis)) least[d] = i + 1;
   if (!slow.empty() && std::all_of(least.begin(), least.end(), [](std::size_t n) { return n == 0; })) return out;
   // The source's atoms the target leaves replicated stay in their dim, to be gathered.
   Layout gone;
@@ -277,6 +281,13 @@ SlowFirstPlans slow_first_plans(const Problem& problem, const Layout& src, const
       ++where[i];
     }
   }
+  return out;
+}
+
+std::vector<Moves> found_plans(SlowFirstPlans plans) {
+  std::vector<Moves> out;
+  for (auto* plan : {&plans.slices_only, &plans.exchange_first, &plans.gathered_together})
+    if (*plan) out.push_back(std::move(**plan));
   return out;
 }
 

@@ -176,7 +176,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
     // after received data (G3a holds only for plans that slice first).
     if (unseeded->plan &&
         (!any->plan || !engine_detail::slices_first(*any->plan) || unseeded->time_us < any->time_us))
-      return unseeded;
+      return std::move(unseeded);
     return any;
   };
   // The fallback search takes hundreds of milliseconds, and on eight random suites its

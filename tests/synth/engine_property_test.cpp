@@ -216,10 +216,9 @@ RC_GTEST_PROP(EngineProperty, ExchangeLastPlansFitTheBoundAndSliceFirst, ()) {
     RC_ASSERT(problem.ok());
     const auto primes = synth_detail::atomize(problem->frame, problem->src, problem->dst, true);
     if (!primes) continue;
-    const auto plans = synth_detail::slow_first_plans(*problem, primes->a, primes->b, {}, 4096);
-    for (const auto* moves : {&plans.slices_only, &plans.exchange_first, &plans.gathered_together}) {
-      if (!*moves) continue;
-      const Plan plan = synth_detail::to_plan(**moves, c.mesh, c.src, c.target_mesh, c.dst);
+    for (const auto& moves : synth_detail::found_plans(synth_detail::slow_first_plans(
+             *problem, primes->a, primes->b, {}, synth_detail::kExchangeLastTries))) {
+      const Plan plan = synth_detail::to_plan(moves, c.mesh, c.src, c.target_mesh, c.dst);
       if (!type_plan(plan)) continue;
       ++typed;
       const std::string why = plan_problem(plan, c.mesh, c.src, c.target_mesh, c.dst,

@@ -144,7 +144,7 @@ TEST(SlowFirstPlan, WithoutSlowAxesEveryCutGivesAnExchangeLastPlanWithinTheBound
   const char* src = "f32[{u}216, {x}864, {z}36]";
   const char* dst = "f32[{w,x,u,z}216, {y}864, 36]";
   const BuilderPair p = builder_pair(mesh, src, dst, true);
-  const auto plans = synth_detail::slow_first_plans(p.problem, p.atoms.a, p.atoms.b, {}, 4096);
+  const auto plans = synth_detail::slow_first_plans(p.problem, p.atoms.a, p.atoms.b, {}, synth_detail::kExchangeLastTries);
   ASSERT_TRUE(plans.slices_only);
   EXPECT_EQ(to_string(synth_detail::to_plan(*plans.slices_only, p.mesh, p.src, p.mesh, p.dst)),
             "mesh {x:3, y:16, z:2, w:2, u:2}\nsource f32[{u}216, {x}864, {z}36]\nall_slice(dim=1, axes={w,y})\n"
@@ -166,10 +166,8 @@ TEST(SlowFirstPlan, WithoutSlowAxesEveryCutGivesAnExchangeLastPlanWithinTheBound
               "collective_permute(to=f32[{w}216, {y,x,u}864, {z}36])\n"
               "all_to_all(src=1, dst=0, axes={x,u}; src=2, dst=0, axes={z})\ntarget f32[{w,x,u,z}216, {y}864, 36]\n");
     EXPECT_EQ(plan_problem(*plan, m, s, m, d, local_bytes(s)), "");
+    if (model == &inter) EXPECT_NEAR(plan_cost(inter, *plan)->time_us, 15.3654, 1e-4);
   }
-  SynthOptions options;
-  options.cost_model = &inter;
-  EXPECT_NEAR(plan_cost(inter, synthesize(m, s, d, options).value())->time_us, 15.3654, 1e-4);
 }
 
 TEST(SlowFirstPlan, TheExchangesBeforeThePermuteGrowWithTheLayoutsTried) {
@@ -180,7 +178,7 @@ TEST(SlowFirstPlan, TheExchangesBeforeThePermuteGrowWithTheLayoutsTried) {
   const BuilderPair p = builder_pair("{x:6, y:3, z:3, w:8}", "bf16[{y}24, {w}288, {z}12, 4]",
                                      "bf16[{w,x:(2)3}24, {z,x:(1)2,y}288, 12, 4]", true);
   EXPECT_FALSE(synth_detail::slow_first_plans(p.problem, p.atoms.a, p.atoms.b, {}, 1024).exchange_first);
-  const auto plans = synth_detail::slow_first_plans(p.problem, p.atoms.a, p.atoms.b, {}, 4096);
+  const auto plans = synth_detail::slow_first_plans(p.problem, p.atoms.a, p.atoms.b, {}, synth_detail::kExchangeLastTries);
   EXPECT_FALSE(plans.slices_only);
   ASSERT_TRUE(plans.exchange_first);
   EXPECT_EQ(to_string(synth_detail::to_plan(*plans.exchange_first, p.mesh, p.src, p.mesh, p.dst)),
