@@ -264,6 +264,28 @@ bool fused_before_permute(const Plan& plan) {
   return false;
 }
 
+/// Appends the permutes of `plan` (typed as `states`) to `hints` as (state before, state
+/// after) pairs, each once: the search offers them as permute edges.
+void append_hints(const Plan& plan, const std::vector<TypedState>& states, PermuteHints& hints) {
+  if (std::none_of(plan.steps.begin(), plan.steps.end(),
+                   [](const Step& step) { return std::holds_alternative<CollectivePermute>(step.op); }))
+    return;
+  TypedState before{plan.mesh, plan.source};
+  bool permuted = false, received = false;
+  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
+    const TypedState& after = states[k];
+    const bool permute = std::holds_alternative<CollectivePermute>(plan.steps[k].op);
+    if (permute) {
+      std::pair<State, State> hint{flagged(before.type, before.mesh, permuted, received),
+                                   flagged(after.type, after.mesh, true, true)};
+      if (std::find(hints.begin(), hints.end(), hint) == hints.end()) hints.push_back(std::move(hint));
+    }
+    permuted = permuted || permute;
+    received = received || !(std::holds_alternative<AllSlice>(plan.steps[k].op) || moves_nothing(plan.steps[k]));
+    before = after;
+  }
+}
+
 /// The cheapest valid seed (type-checks, ends at the target, within the bound, slices
 /// first when `strict`) or rewritten form of one (its slices in another order, its
 /// consecutive all_to_alls or all_gathers fused, its gathers split by link class or a
@@ -271,9 +293,10 @@ bool fused_before_permute(const Plan& plan) {
 /// on its typed states; between plans of equal time, the one receiving fewer bytes over all devices once its permutes keep
 /// the most data in place; then the best plan with held slices, and the permute first
 /// in the best plan and in the cheapest one with a fused exchange before a permute. The
-/// result's plan is so repaired and re-priced (never dearer: in_place.hpp).
+/// result's plan is so repaired and re-priced (never dearer: in_place.hpp). With
+/// `hints`, the permutes of every valid candidate are appended to it.
 std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& seeds, const BigInt& bound,
-                              const DistType& dst, const Mesh& dst_mesh, bool strict) {
+                              const DistType& dst, const Mesh& dst_mesh, bool strict, PermuteHints* hints) {
   std::optional<Seed> best;
   // The cheapest candidate with a fused all_to_all right before a permute, whose permute
   // may run first (below).
@@ -303,6 +326,7 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
     if (!(last.mesh == dst_mesh) || (!(last.type == want) && canonical(last.type, dst_mesh) != want)) return;
     if (std::any_of(states->begin(), states->end(), [&](const TypedState& t) { return local_bytes(t.type) > bound; }))
       return;
+    if (hints) append_hints(plan, *states, *hints);
     Seed candidate{given, std::move(rewritten), std::nullopt, std::move(*states), 0, std::nullopt};
     candidate.time_us = time_of(model, candidate.plan(), candidate.states, permutes);
     if (auto split = synth_detail::split_by_link_class(model, candidate.plan(), candidate.states))
@@ -377,22 +401,6 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
   return best;
 }
 
-/// Offers the permutes of `seed` to the search as hints.
-void add_hints(const Seed& seed, Frame& frame) {
-  const Plan& plan = seed.plan();
-  TypedState before{plan.mesh, plan.source};
-  bool permuted = false, received = false;
-  for (std::size_t k = 0; k < plan.steps.size(); ++k) {
-    const TypedState& after = seed.states[k];
-    const bool permute = std::holds_alternative<CollectivePermute>(plan.steps[k].op);
-    if (permute)
-      frame.permute_hints.emplace_back(flagged(before.type, before.mesh, permuted, received),
-                                       flagged(after.type, after.mesh, true, true));
-    permuted = permuted || permute;
-    received = received || !(std::holds_alternative<AllSlice>(plan.steps[k].op) || moves_nothing(plan.steps[k]));
-    before = after;
-  }
-}
 
 /// Sets `result`'s plan to `plan` (of modeled time `time_us`) with its gathers ordered
 /// and merged where that is no dearer (gather_order.hpp), then gathers of two dims fused
@@ -427,7 +435,10 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
                                 const std::vector<Plan>& seeds, const EngineLimits& limits) {
   EngineResult result;
   double best = INFINITY;  // the upper bound: the best plan's modeled time
-  const auto seed = best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive);
+  // The permutes of every valid seed and rewrite, collected where the search runs.
+  PermuteHints hints;
+  const auto seed =
+      best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive, limits.max_expanded > 0 ? &hints : nullptr);
   if (seed) {
     finish(model, seed->kept ? *seed->kept : seed->plan(), seed->time_us, result,
            &seed->states);  // the repair keeps the states
@@ -445,7 +456,15 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   frame.slice_after_receive = limits.slice_after_receive;
   frame.fused_steps = limits.fused_steps;
   frame.max_permute_targets = limits.max_permute_targets;
-  if (seed) add_hints(*seed, frame);
+  // The best seed's permutes first (the others' follow them among a state's edges).
+  PermuteHints first;
+  if (seed) append_hints(seed->plan(), seed->states, first);
+  for (auto& hint : first)
+    if (std::find(frame.permute_hints.begin(), frame.permute_hints.end(), hint) == frame.permute_hints.end())
+      frame.permute_hints.push_back(std::move(hint));
+  for (auto& hint : hints)
+    if (std::find(frame.permute_hints.begin(), frame.permute_hints.end(), hint) == frame.permute_hints.end())
+      frame.permute_hints.push_back(std::move(hint));
 
   Nodes nodes;
   NodeIndex index(nodes);

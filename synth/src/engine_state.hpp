@@ -44,6 +44,10 @@ struct StateHash {
   std::size_t operator()(const State& s) const;
 };
 
+/// Permute edges offered to the search besides those it enumerates: (state before,
+/// state after) pairs, from the seeds' permutes.
+using PermuteHints = std::vector<std::pair<State, State>>;
+
 /// Permute targets the search's full step set offers a state (the targets' per-dim
 /// options combined in order: engine_permute.cpp). A smaller cap (EngineLimits) keeps
 /// the ones of these nearest to the target.
@@ -111,7 +115,7 @@ struct Frame {
   double step_fraction = 1;
   double slow_step_fraction = 1;
   /// Permutes the seed plan takes: (state before, state after).
-  std::vector<std::pair<State, State>> permute_hints;
+  PermuteHints permute_hints;
   /// Memo of the permute search: per (dim, tile count), the target-derived dim lists.
   mutable std::unordered_map<uint64_t, std::vector<Factors>> permute_options;
   /// Per pair of those (dim, tile count) keys, for each option of the first the options

@@ -93,13 +93,12 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
   if (synth_detail::has_reductions(src, dst))
     seeds = synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst);
   else if (auto problem = synth_detail::make_problem(src_mesh, src, dst_mesh, dst))
-    // With the balanced builder's backtracking (a superset), as synthesize()'s fallback
-    // seeds: so the search starts from every plan the default call may start from. Not
-    // with the fallback's exchange-last plans: the search reaches them by its own steps
-    // (slices, one permute, exchanges, gathers), and as seeds they can change which
-    // seed's permutes hint it (`random339` of seed 13013: 7.2795 -> 7.2863 us).
+    // synthesize()'s fallback seeds (the balanced builder backtracking, the exchange-last
+    // plans: a superset of the plain seeds), so the search starts from every plan the
+    // default call may start from, and every valid seed's permutes are among its edges.
     seeds = synth_detail::constructive_seeds(*problem, src_mesh, src, dst_mesh, dst,
                                              {.backtrack = true,
+                                              .exchange_last = true,
                                               .slow_axes = synth_detail::slow_axes(model, src_mesh)});
   engine_detail::EngineLimits limits;
   limits.max_expanded = options.max_expanded;

@@ -39,8 +39,8 @@ bool two_link_speeds(const CostModel& model, const Mesh& mesh);
 std::vector<bool> slow_axes(const CostModel& model, const Mesh& mesh);
 
 /// The builders' plans for `problem` (from `src` on `src_mesh` to `dst` on `dst_mesh`),
-/// target asserted, the direct plan first. When the direct plan slices first, has at
-/// most two all_to_alls and the device order stays, only the staged direct plan and XLA's
+/// target asserted, the staged (where built) and direct plans first. When the direct
+/// plan slices first, has at most two all_to_alls and the device order stays, only XLA's
 /// choices join it (the others would refine it). Unchecked: the engine keeps only those
 /// that are valid.
 std::vector<Plan> constructive_seeds(const Problem& problem, const Mesh& src_mesh, const DistType& src,

@@ -28,13 +28,13 @@ constexpr double kFallbackBoundWeight = 2.0;
 /// runs first, and proves most seeds within the gap and stops; where it ends at its
 /// budget instead, a weighted pass from its best plan runs deeper towards the target and
 /// finds the plans of four or five steps the plain pass does not reach in its budget
-/// (docs/synthesis.md; measured in docs/results.md).
+/// (docs/synthesis.md; measured in docs/history/issue-13.md).
 constexpr double kDeepPassBoundWeight = 2.0;
 /// Where the plain pass ends without proving its plan within this factor of the least
 /// modeled time it leaves, the deep pass has kDeepPassScale times the budget. Most plans
 /// above 1.1x the optimum are among these (the least estimate a plain pass leaves is at
 /// most the optimum, and the bound is near it), and the deep pass finds the cheaper
-/// plans of most of them at four to ten times the budget (docs/results.md "A deeper pass
+/// plans of most of them at four to ten times the budget (docs/history/issue-13.md "A deeper pass
 /// where the plan is far from proved", "A step floor in the bound"); the plans proved
 /// within the factor, most calls', cost no more time.
 constexpr double kDeepPassFactor = 1.1;
@@ -43,7 +43,7 @@ constexpr int64_t kDeepPassScale = 10;
 /// estimate, a pass of the optimal search's own order and step set (plain A*, every
 /// permute target) follows from its plan, with kFarPassScale times the budget: the plans
 /// above 1.5x the optimum that weighted passes miss need a permute target outside the
-/// capped set or a few thousand states in plain order (docs/results.md "The far pass").
+/// capped set or a few thousand states in plain order (docs/history/issue-13.md "The far pass").
 constexpr double kFarPassFactor = 1.5;
 constexpr int64_t kFarPassScale = 50;
 /// Permute targets a state of the default budget's search is offered (EngineLimits), of
@@ -180,7 +180,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
     return any;
   };
   // The fallback search takes hundreds of milliseconds, and on eight random suites its
-  // plans are within 1.1x of those the passes find from the plain pass's (results.md);
+  // plans are within 1.1x of those the passes find from the plain pass's (docs/history/issue-13.md);
   // without a search budget (one link speed) it is the call's only search, and runs.
   found = expansions > 0 && unseeded->plan && engine_detail::slices_first(*unseeded->plan) ? std::move(unseeded)
                                                                                           : fallback_search();

@@ -47,7 +47,7 @@ struct SynthOptions {
   /// link speed than others, and 0 otherwise: the seeds are built without a model, and
   /// miss the least modeled time mostly across link classes (under one speed a search
   /// costs 15x the median and thousands of times the 90th-percentile call on the
-  /// synthesize benchmark's rank-4 pairs: docs/results.md). A budget set here offers
+  /// synthesize benchmark's rank-4 pairs: docs/history/issue-13.md). A budget set here offers
   /// every pass the optimal search's step set.
   std::optional<int64_t> max_expanded;
   /// Where it searches, the engine stops once its plan is proved within a factor
@@ -55,7 +55,7 @@ struct SynthOptions {
   /// of the source's lower bound is returned without expanding a state. 0: only a proof
   /// of the least time, or the expansion budget, stops it. At 100 expansions on the
   /// random suite, 0.1 gives the same plans within 0.1% at the 90th percentile in 0.6x
-  /// the median call time of 0 (docs/results.md).
+  /// the median call time of 0 (docs/history/issue-13.md).
   double gap = 0.1;
 };
 
