@@ -166,7 +166,7 @@ void bind_plan(nb::module_& m) {
   nb::class_<CostModel>(m, "CostModel", "The alpha-beta cost model (docs/cost_model.md).")
       .def(nb::init<>(), "The defaults: every axis intra-node.")
       .def_static("bytes", &bytes_model, "The bytes model synthesis ranks plans by unless given another.")
-      .def_static("parse", [](std::string_view text) { return unwrap(parse_cost_model(text)); }, nb::arg("text"),
+      .def_static("parse", [](std::string_view text) { return unwrap(parse_cost_model(text), text); }, nb::arg("text"),
                   "A model from config text (`x = inter`, `inter.bandwidth_gbps = 25`, ...).")
       .def_rw("intra", &CostModel::intra)
       .def_rw("inter", &CostModel::inter)
@@ -219,7 +219,7 @@ void bind_plan(nb::module_& m) {
       .def_ro("source", &Plan::source)
       .def_ro("steps", &Plan::steps)
       .def_ro("target", &Plan::target)
-      .def_static("parse", [](std::string_view text) { return unwrap(parse_plan(text)); }, nb::arg("text"),
+      .def_static("parse", [](std::string_view text) { return unwrap(parse_plan(text), text); }, nb::arg("text"),
                   "Reads the plan text format; ValueError names the line and column.")
       .def("states", [](const Plan& p) { return unwrap(type_plan(p)); },
            "The state (mesh, type) after each step; ValueError when a step does not type.")
@@ -287,8 +287,8 @@ void bind_plan(nb::module_& m) {
   m.def("baseline", &baseline_of, nb::arg("name"), nb::arg("src_mesh"), nb::arg("src"), nb::arg("dst_mesh"),
         nb::arg("dst"), nb::call_guard<gil_scoped_release>(),
         "A baseline plan: gather_then_slice, xla_style or all_reduce_then_slice (docs/synthesis.md).");
-  m.def("parse_plan", [](std::string_view text) { return unwrap(parse_plan(text)); }, nb::arg("text"));
-  m.def("parse_cost_model", [](std::string_view text) { return unwrap(parse_cost_model(text)); }, nb::arg("text"));
+  m.def("parse_plan", [](std::string_view text) { return unwrap(parse_plan(text), text); }, nb::arg("text"));
+  m.def("parse_cost_model", [](std::string_view text) { return unwrap(parse_cost_model(text), text); }, nb::arg("text"));
 }
 
 }  // namespace redist::py

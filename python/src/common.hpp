@@ -18,12 +18,14 @@ namespace nb = nanobind;
 /// `kind` and `position` attributes.
 struct RaisedError {
   Error error;
+  std::string text;  // the parsed text the error is placed in (Error::to_string(text)), or empty
 };
 
-/// Returns the value of `result`, or throws its error as RaisedError.
+/// Returns the value of `result`, or throws its error as RaisedError; `text`: the text
+/// parsed, so that a multi-line one's error names the line and column.
 template <class T>
-T unwrap(Result<T>&& result) {
-  if (!result) throw RaisedError{result.error()};
+T unwrap(Result<T>&& result, std::string_view text = {}) {
+  if (!result) throw RaisedError{result.error(), std::string(text)};
   return std::move(result).value();
 }
 

@@ -31,9 +31,10 @@ PyObject* class_of(Error::Kind kind) {
   }
 }
 
-void raise(const Error& error) {
+void raise(const Error& error, std::string_view text) {
   PyObject* cls = class_of(error.kind);
-  nb::object exc = nb::steal(PyObject_CallFunction(cls, "s", error.to_string().c_str()));
+  const std::string message = text.empty() ? error.to_string() : error.to_string(text);
+  nb::object exc = nb::steal(PyObject_CallFunction(cls, "s", message.c_str()));
   if (!exc.is_valid()) return;  // the constructor raised; keep its error
   nb::setattr(exc, "kind", nb::str(kind_name(error.kind)));
   nb::setattr(exc, "position", error.position == Error::npos ? nb::object(nb::none()) : nb::int_(error.position));
@@ -60,7 +61,7 @@ void bind_errors(nb::module_& m) {
     try {
       std::rethrow_exception(p);
     } catch (const RaisedError& e) {
-      raise(e.error);
+      raise(e.error, e.text);
     }
   });
 }

@@ -76,6 +76,17 @@ def test_type_error_names_column_and_reason():
         redist.parse_type("f32[{q}16]", mesh)
 
 
+def test_plan_and_cost_model_errors_name_line_and_column():
+    with pytest.raises(ValueError) as info:
+        redist.parse_plan("mesh {x:4}\nsource f32[{x}16]\nall_gathr(dim=0, axes={x})\n")
+    assert str(info.value).startswith("at line 3, column 1: unknown step 'all_gathr'"), str(info.value)
+    assert info.value.position == 29
+    with pytest.raises(ValueError) as info:
+        redist.parse_cost_model("x = inter\ninter.bandwidth_gbps = -3\n")
+    assert str(info.value) == "at line 2, column 24: expected a positive number, got '-3'"
+    assert info.value.position == 33
+
+
 def test_plan_steps_states_and_text_round_trip():
     plan = redist.plan(MESH, SRC, DST)
     assert [s.kind for s in plan.steps] == ["all_to_all", "collective_permute"]

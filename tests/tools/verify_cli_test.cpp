@@ -149,7 +149,7 @@ TEST(CheckCommand, ThePlanCommandsOutputReadsBackAndIsVerified) {
 TEST(CheckCommand, BadPlansExitTwoWithTheReason) {
   const auto misspelt = run_redist("check --plan -", "mesh {x:4}\nsource f32[{x}16]\nall_gathr(dim=0, axes={x})\n");
   EXPECT_EQ(misspelt.exit_code, 2);
-  EXPECT_TRUE(contains(misspelt.output, "error in --plan -: at column 30: line 3: unknown step 'all_gathr'"))
+  EXPECT_TRUE(contains(misspelt.output, "error in --plan -: at line 3, column 1: unknown step 'all_gathr'"))
       << misspelt.output;
   const auto ill_typed = run_redist("check --plan -", "mesh {x:4}\nsource f32[{x}16]\nall_gather(dim=3, axes={x})\n");
   EXPECT_EQ(ill_typed.exit_code, 2);

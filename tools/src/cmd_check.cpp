@@ -29,7 +29,7 @@ int run_check(const CheckArgs& args) {
   if (!text) return kExitBadInput;
   auto plan = parse_plan(*text);
   if (!plan)
-    return fail(kExitBadInput, fmt::format("error in --plan {}: {}", args.plan_file, plan.error().to_string()),
+    return fail(kExitBadInput, fmt::format("error in --plan {}: {}", args.plan_file, plan.error().to_string(*text)),
                 "--plan", plan.error().position);
   return verify_and_report(*plan, args.verify, *settings, "check (" + args.plan_file + ")");
 }

@@ -43,7 +43,7 @@ std::optional<Plan> read_plan(const std::string& path) {
   if (!text) return std::nullopt;
   auto plan = parse_plan(*text);
   if (!plan) {
-    fail(kExitBadInput, fmt::format("error in --plan {}: {}", path, plan.error().to_string()), "--plan",
+    fail(kExitBadInput, fmt::format("error in --plan {}: {}", path, plan.error().to_string(*text)), "--plan",
          plan.error().position);
     return std::nullopt;
   }

@@ -32,7 +32,7 @@ int run_explain(const ExplainArgs& args) {
     if (!text) return kExitBadInput;
     auto parsed = parse_plan(*text);
     if (!parsed)
-      return fail(kExitBadInput, fmt::format("error in --plan {}: {}", args.plan_file, parsed.error().to_string()),
+      return fail(kExitBadInput, fmt::format("error in --plan {}: {}", args.plan_file, parsed.error().to_string(*text)),
                   "--plan", parsed.error().position);
     plan = std::move(*parsed);
   } else {

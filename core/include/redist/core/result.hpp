@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -20,6 +21,11 @@ struct Error {
 
   /// "at column N: message" (1-based column) or just the message.
   std::string to_string() const;
+  /// The same, placed in `text` (the text that was parsed): where it has more than one
+  /// line, "at line L, column C: message", the message's own "line L: " (which the
+  /// parsers of multi-line texts add for callers without the text) left out; e.g.
+  /// "at line 3, column 1: unknown step 'all_gathr' ..." for a plan file.
+  std::string to_string(std::string_view text) const;
 };
 
 Error parse_error(std::size_t position, std::string message);
