@@ -1,5 +1,6 @@
 // libFuzzer target: parse_cost_model on any text; a model that parses is validated
-// against a mesh and prices a one-step plan without crashing.
+// against a mesh and prices a one-step plan, and an error is placed in the text
+// (line and column), without crashing.
 
 #include <cstddef>
 #include <cstdint>
@@ -11,7 +12,10 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto model = redist::parse_cost_model(text);
-  if (!model) return 0;
+  if (!model) {
+    (void)model.error().to_string(text);  // placed in the text: line and column
+    return 0;
+  }
   static const redist::Mesh mesh = *redist::parse_mesh("{x:4, y:2}");
   (void)redist::validate(*model, mesh);
   (void)redist::collective_time_us(redist::CollectiveKind::all_gather, 4, 1024, model->link(redist::LinkClass::inter));
