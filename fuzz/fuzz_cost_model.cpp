@@ -18,6 +18,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   }
   static const redist::Mesh mesh = *redist::parse_mesh("{x:4, y:2}");
   (void)redist::validate(*model, mesh);
-  (void)redist::collective_time_us(redist::CollectiveKind::all_gather, 4, 1024, model->link(redist::LinkClass::inter));
+  (void)redist::collective_time_us(*model, redist::CollectiveKind::all_gather, 4, 1024, redist::LinkClass::inter);
   return 0;
 }

@@ -26,6 +26,7 @@ from ._redist import (
     Counterexample,
     Dim,
     DistType,
+    Efficiency,
     Link,
     LoweredPlan,
     LoweredStep,
@@ -55,7 +56,7 @@ from . import _redist
 from . import notation
 
 __all__ = [
-    "AxisRef", "CheckReport", "CostModel", "Counterexample", "Dim", "DistType", "Link",
+    "AxisRef", "CheckReport", "CostModel", "Counterexample", "Dim", "DistType", "Efficiency", "Link",
     "LoweredPlan", "LoweredStep", "Mesh", "Mismatch", "NoPlanError", "OptimalPlan",
     "PermuteMove", "Plan", "PlanCost", "PlanFigures", "PropertyResult", "Step", "StepCost",
     "StepFigures", "TypedState", "UnsupportedError", "check", "lower", "optimal",

@@ -10,6 +10,8 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <fmt/format.h>
+
 #include <iterator>
 #include <optional>
 #include <string>
@@ -163,6 +165,20 @@ void bind_plan(nb::module_& m) {
         return "Link(" + std::to_string(l.bandwidth_gbps) + " GB/s, " + std::to_string(l.latency_us) + " us)";
       });
 
+  nb::class_<Efficiency>(m, "Efficiency", "Per collective kind, the share of its link's bandwidth it reaches, in (0, 1].")
+      .def(nb::init<>())
+      .def_rw("all_gather", &Efficiency::all_gather)
+      .def_rw("reduce_scatter", &Efficiency::reduce_scatter)
+      .def_rw("all_to_all", &Efficiency::all_to_all)
+      .def_rw("all_reduce", &Efficiency::all_reduce)
+      .def_rw("collective_permute", &Efficiency::permute)
+      .def_rw("transfer", &Efficiency::transfer)
+      .def("__repr__", [](const Efficiency& e) {
+        return fmt::format("Efficiency(all_gather={}, reduce_scatter={}, all_to_all={}, all_reduce={}, "
+                           "collective_permute={}, transfer={})",
+                           e.all_gather, e.reduce_scatter, e.all_to_all, e.all_reduce, e.permute, e.transfer);
+      });
+
   nb::class_<CostModel>(m, "CostModel", "The alpha-beta cost model (docs/cost_model.md).")
       .def(nb::init<>(), "The defaults: every axis intra-node.")
       .def_static("bytes", &bytes_model, "The bytes model synthesis ranks plans by unless given another.")
@@ -170,6 +186,8 @@ void bind_plan(nb::module_& m) {
                   "A model from config text (`x = inter`, `inter.bandwidth_gbps = 25`, ...).")
       .def_rw("intra", &CostModel::intra)
       .def_rw("inter", &CostModel::inter)
+      .def_rw("efficiency", &CostModel::efficiency,
+              "The share of its link's bandwidth each collective kind reaches (docs/cost_model.md).")
       .def_rw("transfer_node_size", &CostModel::transfer_node_size,
               "Devices d and e share a node when d // n == e // n (0: no nodes); docs/cost_model.md.")
       .def_prop_ro("inter_axes", [](const CostModel& c) {

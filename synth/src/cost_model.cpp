@@ -190,8 +190,8 @@ bool same_node(const CostModel& model, int64_t a, int64_t b) {
 double transfer_time_us(const CostModel& model, double across, double within) {
   double time = 0;
   if (across > 0)
-    time += collective_time_us(CollectiveKind::transfer, 2, across, model.link(model.transfer_link));
-  if (within > 0) time += collective_time_us(CollectiveKind::transfer, 2, within, model.intra);
+    time += collective_time_us(model, CollectiveKind::transfer, 2, across, model.transfer_link);
+  if (within > 0) time += collective_time_us(model, CollectiveKind::transfer, 2, within, LinkClass::intra);
   return time;
 }
 
@@ -223,6 +223,26 @@ double collective_time_us(CollectiveKind kind, int64_t group_size, double buffer
   return link.latency_us + fraction * buffer_bytes / (link.bandwidth_gbps * 1e3);
 }
 
+double collective_time_us(const CostModel& model, CollectiveKind kind, int64_t group_size, double buffer_bytes,
+                          LinkClass link_class) {
+  const Link& link = model.link(link_class);
+  return collective_time_us(kind, group_size, buffer_bytes,
+                            Link{link.bandwidth_gbps * model.efficiency.of(kind), link.latency_us});
+}
+
+double Efficiency::of(CollectiveKind kind) const {
+  switch (kind) {
+    case CollectiveKind::all_gather: return all_gather;
+    case CollectiveKind::reduce_scatter: return reduce_scatter;
+    case CollectiveKind::all_to_all: return all_to_all;
+    case CollectiveKind::all_reduce: return all_reduce;
+    case CollectiveKind::permute: return permute;
+    case CollectiveKind::transfer: return transfer;
+    case CollectiveKind::local: return 1;
+  }
+  return 1;
+}
+
 std::vector<std::string> step_link_axes(const TypedState& before, const TypedState& after, const Step& step) {
   if (std::holds_alternative<CollectivePermute>(step.op)) return permute_axes(before, after, step);
   if (std::holds_alternative<Transfer>(step.op)) return {};  // links between the meshes (transfer.link)
@@ -247,7 +267,7 @@ StepCost step_cost(const CostModel& model, const TypedState& before, const Typed
   const BigInt buffer = std::max(local_bytes(before.type), local_bytes(after.type));
   cost.wire_bytes = wire_bytes_of(cost.kind, cost.group_size, buffer);
   cost.communicates = cost.wire_bytes > 0;
-  cost.time_us = collective_time_us(cost.kind, cost.group_size, buffer.convert_to<double>(), model.link(cost.link));
+  cost.time_us = collective_time_us(model, cost.kind, cost.group_size, buffer.convert_to<double>(), cost.link);
   return cost;
 }
 

@@ -1,5 +1,6 @@
 // The cost model's config text: `axis = intra|inter`, `class.field = number`,
-// `transfer.link = intra|inter` and `transfer.node_size = n` lines.
+// `transfer.link = intra|inter`, `transfer.node_size = n` and `kind.efficiency = share`
+// lines.
 
 #include <cctype>
 #include <charconv>
@@ -67,6 +68,14 @@ class LineReader {
  private:
   Status read_speed(std::string_view cls, std::string_view field, std::string_view value, std::size_t key_at,
                     std::size_t value_at) {
+    if (field == "efficiency")
+      if (double* share = efficiency_of(cls)) {
+        const auto number = positive_number(value);
+        if (!number || *number > 1)
+          return error(value_at, fmt::format("expected a share of the bandwidth in (0, 1], got '{}'", value));
+        *share = *number;
+        return Ok{};
+      }
     if (cls == "transfer") {  // the links between the meshes of a transfer, and nodes
       if (field == "node_size") {
         const auto number = positive_number(value);
@@ -77,14 +86,17 @@ class LineReader {
         return Ok{};
       }
       if (field != "link")
-        return error(key_at + cls.size() + 1, fmt::format("unknown field '{}' (link or node_size)", field));
+        return error(key_at + cls.size() + 1, fmt::format("unknown field '{}' (link, node_size or efficiency)", field));
       if (value == "intra") model_.transfer_link = LinkClass::intra;
       else if (value == "inter") model_.transfer_link = LinkClass::inter;
       else return error(value_at, fmt::format("expected 'intra' or 'inter', got '{}'", value));
       return Ok{};
     }
     Link* link = cls == "intra" ? &model_.intra : cls == "inter" ? &model_.inter : nullptr;
-    if (!link) return error(key_at, fmt::format("unknown link class '{}' (intra, inter or transfer)", cls));
+    if (!link)
+      return error(key_at, fmt::format("unknown link class or collective '{}' (intra, inter, transfer, or all_gather, "
+                                       "reduce_scatter, all_to_all, all_reduce, collective_permute with .efficiency)",
+                                       cls));
     double* target = field == "bandwidth_gbps" ? &link->bandwidth_gbps
                      : field == "latency_us"   ? &link->latency_us
                                                : nullptr;
@@ -94,6 +106,18 @@ class LineReader {
     if (!number) return error(value_at, fmt::format("expected a positive number, got '{}'", value));
     *target = *number;
     return Ok{};
+  }
+
+  /// The efficiency field of collective kind `name` (as written in plans), or nullptr.
+  double* efficiency_of(std::string_view name) {
+    Efficiency& e = model_.efficiency;
+    if (name == "all_gather") return &e.all_gather;
+    if (name == "reduce_scatter") return &e.reduce_scatter;
+    if (name == "all_to_all") return &e.all_to_all;
+    if (name == "all_reduce") return &e.all_reduce;
+    if (name == "collective_permute") return &e.permute;
+    if (name == "transfer") return &e.transfer;
+    return nullptr;
   }
 
   Error error(std::size_t column, const std::string& message) const {

@@ -637,7 +637,7 @@ const OrderChangeCharge& order_change_charge(const Frame& frame) {
   frame.order_change_charge = OrderChangeCharge{};
   if (!moves) return *frame.order_change_charge;
   auto permute_us = [&](double shard) {
-    return collective_time_us(CollectiveKind::permute, 2, shard, frame.model->link(frame.order_change_link));
+    return collective_time_us(*frame.model, CollectiveKind::permute, 2, shard, frame.order_change_link);
   };
   const double target_bytes = bytes / static_cast<double>(tile_count(frame.target));
   const double own_tile_bytes = bytes / static_cast<double>(n);

@@ -25,8 +25,7 @@ bool may_retile(const Frame& frame, std::size_t d, int64_t coarse, int64_t fine)
 
 /// Modeled time of a collective of `kind` over `axes` whose larger buffer is `bytes`.
 double time_of(const Frame& frame, CollectiveKind kind, const Factors& axes, int64_t bytes) {
-  return collective_time_us(kind, product(axes), static_cast<double>(bytes),
-                            frame.model->link(slowest(frame, axes)));
+  return collective_time_us(*frame.model, kind, product(axes), static_cast<double>(bytes), slowest(frame, axes));
 }
 
 /// The edge of a step of `kind` on `dim` (to `dst`) over `axes`, starting from `s`; the
@@ -93,8 +92,8 @@ void append_slices(const Frame& frame, const State& s, std::vector<Edge>& out) {
 /// Modeled time of a collective of `kind` over `axes` then `more` whose larger buffer is
 /// `bytes` (as time_of() over the two lists joined).
 double time_of(const Frame& frame, CollectiveKind kind, const Factors& axes, const Factors& more, int64_t bytes) {
-  return collective_time_us(kind, product(axes) * product(more), static_cast<double>(bytes),
-                            frame.model->link(slower(slowest(frame, axes), slowest(frame, more))));
+  return collective_time_us(*frame.model, kind, product(axes) * product(more), static_cast<double>(bytes),
+                            slower(slowest(frame, axes), slowest(frame, more)));
 }
 
 /// Appends the fused all_to_alls of two moves from `s`: first the all_to_all of `axes`

@@ -112,8 +112,7 @@ bool settled(const Frame& frame, std::optional<LinkClass> link) {
 
 /// The modeled time of a permute of `s`'s buffer at class `link`.
 double moving_time_us(const Frame& frame, const State& s, LinkClass link) {
-  return collective_time_us(CollectiveKind::permute, 2, static_cast<double>(local_bytes(frame, s)),
-                            frame.model->link(link));
+  return collective_time_us(*frame.model, CollectiveKind::permute, 2, static_cast<double>(local_bytes(frame, s)), link);
 }
 
 /// Returns the modeled time of the permute from `s` (free regions `s_free`) to `x` on

@@ -87,6 +87,18 @@ def test_plan_and_cost_model_errors_name_line_and_column():
     assert info.value.position == 33
 
 
+def test_a_slow_all_to_all_makes_the_plan_take_a_permute():
+    model = redist.CostModel.parse("all_to_all.efficiency = 0.3\n")
+    assert model.efficiency.all_to_all == 0.3 and model.efficiency.collective_permute == 1
+    src, dst = "f32[{y}262144, 2, {x}2]", "f32[{x}262144, {y}2, 2]"
+    kinds = [s.kind for s in redist.plan("{x:2, y:2}", src, dst, cost_model=model).steps]
+    assert kinds == ["all_to_all", "collective_permute"], kinds
+    kinds = [s.kind for s in redist.plan("{x:2, y:2}", src, dst, cost_model=redist.CostModel()).steps]
+    assert kinds == ["all_to_all", "all_to_all"], kinds
+    with pytest.raises(ValueError, match="share of the bandwidth in"):
+        redist.parse_cost_model("all_to_all.efficiency = 2\n")
+
+
 def test_plan_steps_states_and_text_round_trip():
     plan = redist.plan(MESH, SRC, DST)
     assert [s.kind for s in plan.steps] == ["all_to_all", "collective_permute"]

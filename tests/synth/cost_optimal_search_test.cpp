@@ -48,11 +48,16 @@ bool check_against_greedy(const CostModel& model, const ReshardCase& c) {
   return true;
 }
 
-/// A model marking each axis of `mesh` inter-node with probability one half.
+/// A model marking each axis of `mesh` inter-node with probability one half, and in half
+/// the models each collective kind below its link's bandwidth (shares 0.1 to 1).
 CostModel random_model(const Mesh& mesh) {
   CostModel model;
   for (const auto& axis : mesh.axes())
     if (*rc::gen::inRange(0, 2)) model.axis_class[axis.name] = LinkClass::inter;
+  if (*rc::gen::inRange(0, 2))
+    for (double* share : {&model.efficiency.all_gather, &model.efficiency.reduce_scatter, &model.efficiency.all_to_all,
+                          &model.efficiency.all_reduce, &model.efficiency.permute})
+      *share = *rc::gen::inRange(1, 11) / 10.0;
   return model;
 }
 

@@ -293,7 +293,7 @@ double searched_time_us(const CostModel& model, const TypedState& before, const 
   for (const auto& axis : before.mesh.axes())
     if (axis.size > 1) link = slower(link, model.class_of(axis.name));
   const double shard = local_bytes(before.type).convert_to<double>();
-  return collective_time_us(CollectiveKind::permute, 2, shard, model.link(link));
+  return collective_time_us(model, CollectiveKind::permute, 2, shard, link);
 }
 
 /// The states of `plan` as the engine writes them (canonical, with its permute flag and,
@@ -338,6 +338,11 @@ void check_bound_on_a_random_pair() {
   CostModel model;
   for (const auto& axis : c.mesh.axes())
     if (*rc::gen::inRange(0, 2)) model.axis_class[axis.name] = LinkClass::inter;
+  // Half the pairs with collectives below their links' bandwidth (shares 0.1 to 1).
+  if (*rc::gen::inRange(0, 2))
+    for (double* share : {&model.efficiency.all_gather, &model.efficiency.reduce_scatter, &model.efficiency.all_to_all,
+                          &model.efficiency.all_reduce, &model.efficiency.permute})
+      *share = *rc::gen::inRange(1, 11) / 10.0;
   // The default budget, which both plans keep (the bound may use it).
   const int64_t budget = std::max(local_bytes(c.src), local_bytes(c.dst)).convert_to<int64_t>();
   auto frame = make_frame(model, c.mesh, canonical(c.src, c.mesh), c.target_mesh, canonical(c.dst, c.target_mesh),

@@ -300,7 +300,7 @@ TEST(PlanCommand, BadCostModelsExitTwoWithTheReason) {
   std::ofstream(path) << "x = fast\n";
   const auto bad_class = run_redist(std::string(kSwap) + " --cost-model " + path);
   EXPECT_EQ(bad_class.exit_code, 2);
-  EXPECT_NE(bad_class.output.find("line 1: expected 'intra' or 'inter', got 'fast'"), std::string::npos)
+  EXPECT_NE(bad_class.output.find("at line 1, column 5: expected 'intra' or 'inter', got 'fast'"), std::string::npos)
       << bad_class.output;
   std::ofstream(path) << "q = inter\n";
   const auto unknown_axis = run_redist(std::string(kSwap) + " --cost-model " + path);
@@ -311,7 +311,7 @@ TEST(PlanCommand, BadCostModelsExitTwoWithTheReason) {
   std::ofstream(path) << "x = inter\ninter.bandwidth_gbps = -25\n";
   const auto negative = run_redist(std::string(kSwap) + " --cost-model " + path);
   EXPECT_EQ(negative.exit_code, 2);
-  EXPECT_NE(negative.output.find("line 2: expected a positive number, got '-25'"), std::string::npos)
+  EXPECT_NE(negative.output.find("at line 2, column 24: expected a positive number, got '-25'"), std::string::npos)
       << negative.output;
   EXPECT_EQ(run_redist(std::string(kSwap) + " --cost-model /nonexistent/cost.txt").exit_code, 2);
   std::remove(path.c_str());

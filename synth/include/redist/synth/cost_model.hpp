@@ -4,10 +4,11 @@
 // several axes runs at the speed of its slowest one. A step over a group of g devices
 // whose larger local buffer (input or output) holds B bytes takes
 //
-//   time = latency + fraction * B / bandwidth
+//   time = latency + fraction * B / (bandwidth * efficiency)
 //
 // with fraction (g-1)/g for a ring all_gather, reduce_scatter or all_to_all, 2(g-1)/g
-// for an all_reduce, 1 for a collective_permute and 0 for an all_slice (local). A
+// for an all_reduce, 1 for a collective_permute and 0 for an all_slice (local), and
+// efficiency the share of the bandwidth the kind reaches (1 unless configured). A
 // transfer between device sets takes latency + W / bandwidth, W the most bytes one
 // device sends or receives over its lowered sends, on the class `transfer.link` (the
 // links between the two meshes; inter-node unless configured). Given nodes
@@ -26,6 +27,9 @@
 //   inter.latency_us = 5       #                inter 25 GB/s and 5 us)
 //   transfer.link = inter      # links between the meshes of a transfer (default inter)
 //   transfer.node_size = 8     # devices 0-7, 8-15, ... share a node (default: no nodes)
+//   all_to_all.efficiency = 0.5  # share of the link's bandwidth a kind reaches, in (0, 1]
+//                              # (all_gather, reduce_scatter, all_to_all, all_reduce,
+//                              #  collective_permute, transfer; default 1)
 // Heavy header (big integers): include it only where costs are computed.
 
 #include <cstdint>
@@ -52,9 +56,31 @@ struct Link {
   bool operator==(const Link&) const = default;
 };
 
+/// What a step is charged for, by kind (see the header comment).
+enum class CollectiveKind { local, all_gather, reduce_scatter, all_to_all, all_reduce, permute, transfer };
+
+/// Per collective kind, the share of its link's bandwidth it reaches, in (0, 1] (1
+/// unless configured): a kind that runs below the link's speed on the platform (an
+/// all-to-all's local copies around its exchange, say) is charged fraction * B /
+/// (bandwidth * efficiency). Below 1 only, so the search's lower bound, which counts
+/// every byte at the fastest bandwidth, stays below every plan's time.
+struct Efficiency {
+  double all_gather = 1;
+  double reduce_scatter = 1;
+  double all_to_all = 1;
+  double all_reduce = 1;
+  double permute = 1;
+  double transfer = 1;
+  /// The share for `kind` (1 for a local step).
+  double of(CollectiveKind kind) const;
+  bool operator==(const Efficiency&) const = default;
+};
+
 struct CostModel {
   Link intra{300, 1};
   Link inter{25, 5};
+  /// The share of the link's bandwidth each collective kind reaches (all 1 by default).
+  Efficiency efficiency;
   /// The class of each axis named in the config; every other axis is intra-node.
   std::map<std::string, LinkClass, std::less<>> axis_class;
   /// The class of the links between the two meshes of a transfer between device sets.
@@ -90,16 +116,18 @@ Result<CostModel> read_cost_model(const std::string& path);
 /// the first unknown one.
 Status validate(const CostModel& model, const Mesh& mesh);
 
-/// What a step is charged for, by kind (see the header comment).
-enum class CollectiveKind { local, all_gather, reduce_scatter, all_to_all, all_reduce, permute, transfer };
-
 /// The fraction of the larger local buffer a collective of `kind` over `group_size`
 /// devices puts on each device's link: (g-1)/g, 2(g-1)/g, 1 or 0; 0 when g <= 1. A
 /// transfer's buffer is its busiest device's bytes, so its fraction is 1.
 double wire_fraction(CollectiveKind kind, int64_t group_size);
 /// Modeled microseconds of a collective of `kind` over `group_size` devices whose larger
-/// local buffer holds `buffer_bytes` bytes, on `link`; 0 when it communicates nothing.
+/// local buffer holds `buffer_bytes` bytes, on `link` at its full bandwidth; 0 when it
+/// communicates nothing.
 double collective_time_us(CollectiveKind kind, int64_t group_size, double buffer_bytes, const Link& link);
+/// The same under `model`: on its link `link_class`, at the kind's efficiency. Every
+/// step, search edge and bound term of a plan is priced by this one function.
+double collective_time_us(const CostModel& model, CollectiveKind kind, int64_t group_size, double buffer_bytes,
+                          LinkClass link_class);
 /// True when physical devices `a` and `b` share a node under the model's
 /// transfer.node_size (never without nodes).
 bool same_node(const CostModel& model, int64_t a, int64_t b);
