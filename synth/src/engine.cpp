@@ -435,10 +435,9 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
                                 const std::vector<Plan>& seeds, const EngineLimits& limits) {
   EngineResult result;
   double best = INFINITY;  // the upper bound: the best plan's modeled time
-  // The permutes of every valid seed and rewrite, collected where the search runs.
-  PermuteHints hints;
-  const auto seed =
-      best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive, limits.max_expanded > 0 ? &hints : nullptr);
+  PermuteHints hints;  // every valid candidate's permutes, where the limits ask for them
+  const auto seed = best_seed(model, seeds, bound, dst, dst_mesh, !limits.slice_after_receive,
+                              limits.max_expanded > 0 && limits.every_candidates_permutes ? &hints : nullptr);
   if (seed) {
     finish(model, seed->kept ? *seed->kept : seed->plan(), seed->time_us, result,
            &seed->states);  // the repair keeps the states

@@ -105,6 +105,7 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
   limits.max_states = options.max_states;
   limits.max_memory_bytes = options.max_memory_bytes;
   limits.progress = options.progress;
+  limits.every_candidates_permutes = true;
   if (options.timeout_s)
     limits.deadline = std::chrono::steady_clock::now() +
                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
