@@ -294,7 +294,7 @@ void append_hints(const Plan& plan, const std::vector<TypedState>& states, Permu
 /// the most data in place; then the best plan with held slices, and the permute first
 /// in the best plan and in the cheapest one with a fused exchange before a permute. The
 /// result's plan is so repaired and re-priced (never dearer: in_place.hpp). With
-/// `hints`, the permutes of every valid candidate are appended to it.
+/// `hints`, the permutes of every valid candidate are appended to it, each once.
 std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& seeds, const BigInt& bound,
                               const DistType& dst, const Mesh& dst_mesh, bool strict, PermuteHints* hints) {
   std::optional<Seed> best;
@@ -401,7 +401,6 @@ std::optional<Seed> best_seed(const CostModel& model, const std::vector<Plan>& s
   return best;
 }
 
-
 /// Sets `result`'s plan to `plan` (of modeled time `time_us`) with its gathers ordered
 /// and merged where that is no dearer (gather_order.hpp), then gathers of two dims fused
 /// where that is cheaper (fuse_collectives.hpp: the order may have made two fast
@@ -455,12 +454,8 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   frame.slice_after_receive = limits.slice_after_receive;
   frame.fused_steps = limits.fused_steps;
   frame.max_permute_targets = limits.max_permute_targets;
-  // The best seed's permutes first (the others' follow them among a state's edges).
-  PermuteHints first;
-  if (seed) append_hints(seed->plan(), seed->states, first);
-  for (auto& hint : first)
-    if (std::find(frame.permute_hints.begin(), frame.permute_hints.end(), hint) == frame.permute_hints.end())
-      frame.permute_hints.push_back(std::move(hint));
+  // The best seed's permutes first (the other candidates' follow them among a state's edges).
+  if (seed) append_hints(seed->plan(), seed->states, frame.permute_hints);
   for (auto& hint : hints)
     if (std::find(frame.permute_hints.begin(), frame.permute_hints.end(), hint) == frame.permute_hints.end())
       frame.permute_hints.push_back(std::move(hint));

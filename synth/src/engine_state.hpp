@@ -114,7 +114,7 @@ struct Frame {
   /// of one).
   double step_fraction = 1;
   double slow_step_fraction = 1;
-  /// Permutes the seed plan takes: (state before, state after).
+  /// Permutes the seed plans take: (state before, state after), the best plan's first.
   PermuteHints permute_hints;
   /// Memo of the permute search: per (dim, tile count), the target-derived dim lists.
   mutable std::unordered_map<uint64_t, std::vector<Factors>> permute_options;
