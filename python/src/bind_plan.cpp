@@ -203,6 +203,13 @@ void bind_plan(nb::module_& m) {
         std::string axes;
         for (const auto& [name, cls] : c.axis_class) axes += (axes.empty() ? "" : ", ") + name + "=" +
                                                            std::string(link_class_name(cls));
+        // The shares below 1 (docs/cost_model.md "Efficiency"), by their config names.
+        const std::pair<const char*, double> shares[] = {
+            {"all_gather", c.efficiency.all_gather}, {"reduce_scatter", c.efficiency.reduce_scatter},
+            {"all_to_all", c.efficiency.all_to_all}, {"all_reduce", c.efficiency.all_reduce},
+            {"collective_permute", c.efficiency.permute}, {"transfer", c.efficiency.transfer}};
+        for (const auto& [kind, share] : shares)
+          if (share != 1) axes += fmt::format("{}{}.efficiency={}", axes.empty() ? "" : ", ", kind, share);
         return "CostModel(" + axes + ")";
       });
 

@@ -90,6 +90,7 @@ def test_plan_and_cost_model_errors_name_line_and_column():
 def test_a_slow_all_to_all_makes_the_plan_take_a_permute():
     model = redist.CostModel.parse("all_to_all.efficiency = 0.3\n")
     assert model.efficiency.all_to_all == 0.3 and model.efficiency.collective_permute == 1
+    assert repr(model) == "CostModel(all_to_all.efficiency=0.3)"
     src, dst = "f32[{y}262144, 2, {x}2]", "f32[{x}262144, {y}2, 2]"
     kinds = [s.kind for s in redist.plan("{x:2, y:2}", src, dst, cost_model=model).steps]
     assert kinds == ["all_to_all", "collective_permute"], kinds
