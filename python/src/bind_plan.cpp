@@ -165,7 +165,8 @@ void bind_plan(nb::module_& m) {
         return "Link(" + std::to_string(l.bandwidth_gbps) + " GB/s, " + std::to_string(l.latency_us) + " us)";
       });
 
-  nb::class_<Efficiency>(m, "Efficiency", "Per collective kind, the share of its link's bandwidth it reaches, in (0, 1].")
+  nb::class_<Efficiency>(m, "Efficiency",
+                         "Per collective kind, the share of its link's bandwidth it reaches, in (0, 1].")
       .def(nb::init<>())
       .def_rw("all_gather", &Efficiency::all_gather)
       .def_rw("reduce_scatter", &Efficiency::reduce_scatter)
@@ -313,7 +314,8 @@ void bind_plan(nb::module_& m) {
         nb::arg("dst"), nb::call_guard<gil_scoped_release>(),
         "A baseline plan: gather_then_slice, xla_style or all_reduce_then_slice (docs/synthesis.md).");
   m.def("parse_plan", [](std::string_view text) { return unwrap(parse_plan(text), text); }, nb::arg("text"));
-  m.def("parse_cost_model", [](std::string_view text) { return unwrap(parse_cost_model(text), text); }, nb::arg("text"));
+  m.def("parse_cost_model", [](std::string_view text) { return unwrap(parse_cost_model(text), text); },
+        nb::arg("text"));
 }
 
 }  // namespace redist::py

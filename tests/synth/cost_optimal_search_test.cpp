@@ -346,7 +346,8 @@ TEST(OptimalSearch, StartsFromTheExchangeLastSeedsAndTakesEverySeedsPermutes) {
     EXPECT_NEAR(best->time_us, 7.27947, 1e-5);
     EXPECT_TRUE(best->proved);
     ASSERT_EQ(best->plan.steps.size(), 3u);
-    EXPECT_EQ(to_string(best->plan.steps[0]), "collective_permute(to=bf16[{y:(2)2}512, 2, {z:(8)2,y:(1)2,w,x}32, {y:(4)2,z:(1)8}16])");
+    EXPECT_EQ(to_string(best->plan.steps[0]),
+              "collective_permute(to=bf16[{y:(2)2}512, 2, {z:(8)2,y:(1)2,w,x}32, {y:(4)2,z:(1)8}16])");
   }
 }
 

@@ -30,8 +30,8 @@ std::optional<CostModel> cost_model_arg(const std::string& path, const Mesh& mes
         break;
       }
   if (!valid) {
-    fail(kExitBadInput, fmt::format("error in --cost-model {}: {}", path, valid.error().to_string(*text)), "--cost-model",
-         valid.error().position);
+    fail(kExitBadInput, fmt::format("error in --cost-model {}: {}", path, valid.error().to_string(*text)),
+         "--cost-model", valid.error().position);
     return std::nullopt;
   }
   return *model;
