@@ -264,6 +264,11 @@ bool fused_before_permute(const Plan& plan) {
   return false;
 }
 
+/// Appends `hint` to `hints` unless it is there.
+void add_hint(PermuteHints& hints, std::pair<State, State> hint) {
+  if (std::find(hints.begin(), hints.end(), hint) == hints.end()) hints.push_back(std::move(hint));
+}
+
 /// Appends the permutes of `plan` (typed as `states`) to `hints` as (state before, state
 /// after) pairs, each once: the search offers them as permute edges.
 void append_hints(const Plan& plan, const std::vector<TypedState>& states, PermuteHints& hints) {
@@ -275,11 +280,9 @@ void append_hints(const Plan& plan, const std::vector<TypedState>& states, Permu
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
     const TypedState& after = states[k];
     const bool permute = std::holds_alternative<CollectivePermute>(plan.steps[k].op);
-    if (permute) {
-      std::pair<State, State> hint{flagged(before.type, before.mesh, permuted, received),
-                                   flagged(after.type, after.mesh, true, true)};
-      if (std::find(hints.begin(), hints.end(), hint) == hints.end()) hints.push_back(std::move(hint));
-    }
+    if (permute)
+      add_hint(hints,
+               {flagged(before.type, before.mesh, permuted, received), flagged(after.type, after.mesh, true, true)});
     permuted = permuted || permute;
     received = received || !(std::holds_alternative<AllSlice>(plan.steps[k].op) || moves_nothing(plan.steps[k]));
     before = after;
@@ -456,9 +459,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   frame.max_permute_targets = limits.max_permute_targets;
   // The best seed's permutes first (the other candidates' follow them among a state's edges).
   if (seed) append_hints(seed->plan(), seed->states, frame.permute_hints);
-  for (auto& hint : hints)
-    if (std::find(frame.permute_hints.begin(), frame.permute_hints.end(), hint) == frame.permute_hints.end())
-      frame.permute_hints.push_back(std::move(hint));
+  for (auto& hint : hints) add_hint(frame.permute_hints, std::move(hint));
 
   Nodes nodes;
   NodeIndex index(nodes);
