@@ -8,6 +8,7 @@
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
+#include "redist/verify/checker.hpp"
 #include "synth/anchor_cases.hpp"
 #include "synth/cost_optimal_checks.hpp"
 #include "synth/synthesis_cases.hpp"
@@ -322,8 +323,10 @@ TEST(OptimalSearch, StartsFromEverySeedTheDefaultCallMayStartFrom) {
   EXPECT_TRUE(best->proved);
 }
 
-/// The optimal plan of `src` -> `dst` on `mesh` under x inter-node, asserted proved,
-/// correct on every element and within max(source, target).
+/// The optimal plan of `src` -> `dst` on `mesh` under x inter-node, asserted proved
+/// optimal at `time_us`, within max(source, target), and proved by the checker correct
+/// on every element, within memory and slicing first (G1, G2, G3a: these arrays are too
+/// large for the interpreter check of optimal_problem()).
 Plan proved_optimum(const std::string& mesh, const std::string& src_text, const std::string& dst_text,
                     double time_us) {
   const Mesh m = mesh_of(mesh);
@@ -334,6 +337,13 @@ Plan proved_optimum(const std::string& mesh, const std::string& src_text, const 
   EXPECT_NEAR(best->time_us, time_us, 1e-4);
   EXPECT_TRUE(best->proved);
   EXPECT_EQ(optimal_problem(best->plan, m, src, m, dst, std::max(local_bytes(src), local_bytes(dst))), "");
+  auto report = check_plan(best->plan);
+  EXPECT_TRUE(report.ok()) << report.error().to_string();
+  if (report) {
+    EXPECT_EQ(report->correct.verdict, Verdict::proved) << report->correct.detail;
+    EXPECT_EQ(report->memory.verdict, Verdict::proved) << report->memory.detail;
+    EXPECT_EQ(report->no_peak.verdict, Verdict::proved) << report->no_peak.detail;
+  }
   return best->plan;
 }
 
