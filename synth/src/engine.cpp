@@ -1,5 +1,6 @@
-// The search engine (engine.hpp): A* over canonical states with the lower bound of
-// engine_bound.cpp (admissible; nodes are reopened when a cheaper path turns up), seeded
+// The search engine (engine.hpp): A* over canonical states, each held once per
+// relabeling of the digits the target leaves free (engine_symmetry.hpp), with the lower
+// bound of engine_bound.cpp (admissible; nodes are reopened when a cheaper path turns up), seeded
 // with the cheapest valid constructive plan as the upper bound. Goal states are noted
 // when generated, so a bounded run returns the best plan it has seen; when the least
 // estimate in the queue reaches the best plan's cost, that plan is proved optimal.
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "engine_moves.hpp"
+#include "engine_symmetry.hpp"
 #include "gather_order.hpp"
 #include "held_slices.hpp"
 #include "permute_first.hpp"
@@ -37,8 +39,9 @@ struct Node {
   double cost = 0;   // least modeled time found from the source
   double bound = 0;  // lower_bound_us() of the state
   int parent = -1;
-  Move move;
+  Move move;             // from the parent's state, in its labels
   std::size_t hash = 0;  // StateHash of the state
+  DigitMap relabel;      // took the move's result to `state` (engine_symmetry.hpp)
 };
 
 /// The nodes, by id: a deque, which grows without moving them (a vector's doubling held
@@ -141,23 +144,39 @@ Step step_of(const Frame& frame, const Move& move, const State& to) {
   return Step(std::move(p));
 }
 
-/// The steps from the source to node `goal`, consecutive slices of one dim fused.
+/// `move` with its factors' swappable digits moved by `map`.
+Move relabeled(const Frame& frame, Move move, const DigitMap& map) {
+  move.axes = relabeled(frame, move.axes, map);
+  for (auto& next : move.fused) next.axes = relabeled(frame, next.axes, map);
+  return move;
+}
+
+/// The steps from the source to node `goal`, consecutive slices of one dim fused, in the
+/// source's labels: each node's move is in its parent's labels and its state relabeled
+/// (engine_symmetry.hpp), so the maps are undone along the path.
 std::vector<Step> steps_to(const Frame& frame, const Nodes& nodes, int goal) {
   std::vector<int> path;
   for (int n = goal; nodes[static_cast<std::size_t>(n)].parent >= 0; n = nodes[static_cast<std::size_t>(n)].parent)
     path.push_back(n);
   std::reverse(path.begin(), path.end());
+  std::vector<std::pair<Move, State>> moves;  // in the source's labels
+  DigitMap to_source;  // the labels of the node reached so far -> the source's
+  for (int n : path) {
+    const Node& node = nodes[static_cast<std::size_t>(n)];
+    Move move = relabeled(frame, node.move, to_source);
+    to_source = composed(frame, inverse(frame, node.relabel), to_source);
+    moves.emplace_back(std::move(move), relabeled(frame, node.state, to_source));
+  }
   std::vector<Step> steps;
-  for (std::size_t i = 0; i < path.size(); ++i) {
-    const Node& node = nodes[static_cast<std::size_t>(path[i])];
-    Move move = node.move;
-    while (move.kind == Move::Kind::slice && i + 1 < path.size()) {
-      const Move& next = nodes[static_cast<std::size_t>(path[i + 1])].move;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    Move move = moves[i].first;
+    while (move.kind == Move::Kind::slice && i + 1 < moves.size()) {
+      const Move& next = moves[i + 1].first;
       if (next.kind != Move::Kind::slice || next.dim != move.dim) break;
       move.axes.insert(move.axes.end(), next.axes.begin(), next.axes.end());
       ++i;
     }
-    steps.push_back(step_of(frame, move, nodes[static_cast<std::size_t>(path[i])].state));
+    steps.push_back(step_of(frame, move, moves[i].second));
   }
   return steps;
 }
@@ -460,6 +479,17 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
   // The best seed's permutes first (the other candidates' follow them among a state's edges).
   if (seed) append_hints(seed->plan(), seed->states, frame.permute_hints);
   for (auto& hint : hints) add_hint(frame.permute_hints, std::move(hint));
+  if (limits.swap_digits) {
+    set_swappable_digits(frame);
+    // Each hint also from its state relabeled as the search holds it (the source is not).
+    for (std::size_t i = 0, n = frame.permute_hints.size(); i < n; ++i) {
+      auto hint = frame.permute_hints[i];
+      const DigitMap map = canonicalize_digits(frame, hint.first);
+      if (map.empty()) continue;
+      hint.second = relabeled(frame, hint.second, map);
+      add_hint(frame.permute_hints, std::move(hint));
+    }
+  }
 
   Nodes nodes;
   NodeIndex index(nodes);
@@ -471,7 +501,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
     return s.dims == frame.target.dims && s.reduce == frame.target.reduce && (s.permuted || !frame.mesh_change);
   };
   State written = state_of(src, src_mesh, false);
-  nodes.push_back(Node{flagged(src, src_mesh, false, false), 0, 0, -1, {}});
+  nodes.push_back(Node{flagged(src, src_mesh, false, false), 0, 0, -1, {}, 0, {}});
   nodes[0].bound = lower_bound_us(frame, nodes[0].state);
   nodes[0].hash = StateHash{}(nodes[0].state);
   index.insert(0, nodes[0].hash);
@@ -547,10 +577,11 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
     append_permutes(frame, s, edges);
     for (auto& e : edges) {
       const double cost = base + e.time_us;
-      const bool goal_state = is_goal(e.to);
+      const bool goal_state = is_goal(e.to);  // the target uses no swappable digit: either labeling
       // Nothing reached at this cost beats the best plan (by more than the gap): neither
       // looked up nor bounded.
       if (!cheaper(goal_state ? cost : cost * slack, best)) continue;
+      DigitMap relabel = canonicalize_digits(frame, e.to);
       const std::size_t hash = StateHash{}(e.to);
       const int found = index.find(e.to, hash);
       const bool fresh = found < 0;
@@ -569,7 +600,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
         };
         if (bound_us >= enough && !pruned()) bound_us = lower_bound_us(frame, e.to);
         if (pruned()) continue;
-        nodes.push_back(Node{std::move(e.to), cost, bound_us, top.node, std::move(e.move), hash});
+        nodes.push_back(Node{std::move(e.to), cost, bound_us, top.node, std::move(e.move), hash, std::move(relabel)});
         index.insert(id, hash);
       } else {
         Node& old = nodes[static_cast<std::size_t>(id)];
@@ -577,6 +608,7 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
         old.cost = cost;
         old.parent = top.node;
         old.move = std::move(e.move);
+        old.relabel = std::move(relabel);
       }
       const Node& node = nodes[static_cast<std::size_t>(id)];
       if (goal_state) {

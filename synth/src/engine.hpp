@@ -59,6 +59,9 @@ struct EngineLimits {
   /// target). The default call offers the best plan's only: collecting them all costs its
   /// median call 1.5 us (5%) and changed none of its plans on two suites of 400.
   bool every_candidates_permutes = false;
+  /// Hold states that differ only by a relabeling of the digits the target does not use
+  /// once (engine_symmetry.hpp). Off only to measure or test what it saves.
+  bool swap_digits = true;
   /// The queue's order: cost + bound_weight x lower bound. Above 1 (weighted A*) the
   /// search runs deeper towards the target and finds plans sooner, but proves nothing
   /// until its queue is empty: for a search for any plan within a budget

@@ -63,7 +63,7 @@ TEST(EnginePermute, ThePermutePadsWithFastFactorsAndTheGatherRunsOnFastLinks) {
   const auto plan = synthesize(mesh, src, dst, options);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
   EXPECT_EQ(to_string(*plan),
-            "mesh {x:4, y:6, z:2, w:4}\nsource f32[{x,z,y:(2)3}52848]\nall_slice(dim=0, axes={w:(2)2})\n"
+            "mesh {x:4, y:6, z:2, w:4}\nsource f32[{x,z,y:(2)3}52848]\nall_slice(dim=0, axes={w:(1)2})\n"
             "collective_permute(to=f32[{y:(1)2,z,w,y:(2)3}52848])\nall_gather(dim=0, axes={z,w,y:(2)3})\n"
             "target f32[{y:(1)2}52848]\n");
   EXPECT_EQ(plan_problem(*plan, mesh, src, mesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");

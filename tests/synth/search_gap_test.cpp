@@ -252,30 +252,32 @@ TEST(SearchGap, TheFarPassFindsWhatTheDeepPassMisses) {
   EXPECT_NEAR(optimal_us_of(model, mesh, src, dst), optimal_us, 1e-4);
 }
 
-// {x:6, y:4, z:16}, x inter-node: bf16[4, {x}24, 64, 6] -> bf16[4, {z:(1)2}24,
-// {z:(2)8}64, 6] (harness case random63 of seed 31337; the optimal search gives up on it
-// at 20,000 states). The plain pass stops at its budget with its plan above 1.5x its
-// least estimate (10.18 us against 6.05); the deep pass from that plan, with ten times
-// the plain budget, finds a cheaper one (7.18 us), which a deep pass of the plain budget
-// does not.
+// {x:2, y:16, z:6}, x inter-node: bf16[{x,z}24, 8, 1536] -> bf16[24, 8, {z,x,y}1536]
+// (harness case random204 of seed 31337). The plain pass stops at its budget with its
+// plan above 1.5x its least estimate (10.24 us against 5.12); the deep pass from that
+// plan, with ten times the plain budget, finds a cheaper one (7.14 us), which a deep
+// pass of the plain budget does not. (Stop 46: the case of stop 34, random63 of seed
+// 31337, found it in the plain budget once states were held once per relabeling of y's
+// digits, engine_symmetry.hpp.)
 TEST(SearchGap, TheDeepPassRunsLongerWhereThePlanIsFarFromProved) {
-  const Mesh mesh = parse_mesh("{x:6, y:4, z:16}").value();
-  const DistType src = parse_type("bf16[4, {x}24, 64, 6]", mesh).value();
-  const DistType dst = parse_type("bf16[4, {z:(1)2}24, {z:(2)8}64, 6]", mesh).value();
+  const Mesh mesh = parse_mesh("{x:2, y:16, z:6}").value();
+  const DistType src = parse_type("bf16[{x,z}24, 8, 1536]", mesh).value();
+  const DistType dst = parse_type("bf16[24, 8, {z,x,y}1536]", mesh).value();
   const CostModel model = parse_cost_model("x = inter\n").value();
   engine_detail::EngineLimits limits = default_plain_pass();
   const auto plain = search(model, mesh, src, dst, limits);
   ASSERT_TRUE(plain.plan.has_value());
   EXPECT_FALSE(plain.stopped.empty());
-  EXPECT_NEAR(plain.time_us, 10.18432, 1e-4);
-  EXPECT_NEAR(plain.least_us, 6.05056, 1e-4);
+  EXPECT_NEAR(plain.time_us, 10.23552, 1e-4);
+  EXPECT_NEAR(plain.least_us, 5.12224, 1e-4);
   limits.bound_weight = 2;
   const auto short_deep = search(model, mesh, src, dst, limits, {*plain.plan});
-  EXPECT_NEAR(short_deep.time_us, 10.18432, 1e-4);
+  EXPECT_NEAR(short_deep.time_us, 10.23552, 1e-4);
   limits.max_expanded = 10 * SynthOptions::kDefaultSearch;
   const auto deep = search(model, mesh, src, dst, limits, {*plain.plan});
-  EXPECT_NEAR(deep.time_us, 7.18048, 1e-4);
-  EXPECT_NEAR(default_plan_us(model, mesh, src, dst), 7.18048, 1e-4);
+  EXPECT_NEAR(deep.time_us, 7.13696, 1e-4);
+  // The default call runs these passes and a far one after them: 7.13653 us.
+  EXPECT_NEAR(default_plan_us(model, mesh, src, dst), 7.13653, 1e-4);
 }
 
 /// A model marking the first axis of `mesh` inter-node, each other one with probability
