@@ -68,7 +68,7 @@ void set_swappable_digits(Frame& frame) {
     };
     for (const auto& d : frame.target.dims) std::for_each(d.begin(), d.end(), clear);
     std::for_each(frame.target.reduce.begin(), frame.target.reduce.end(), clear);
-    if (axis.free == 0) continue;
+    if (std::popcount(axis.free) < 2) continue;  // one free digit has nowhere to go
     frame.digits[a] = axis;
     frame.digit_count += axis.count;
   }

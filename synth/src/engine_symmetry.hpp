@@ -33,8 +33,8 @@ namespace redist::engine_detail {
 using DigitMap = boost::container::small_vector<uint8_t, 16>;
 
 /// Sets `frame.digits` and `frame.digit_count`: per axis, where the device order stays
-/// and the axis size is a prime power p^k (k >= 1), those of its k digits no factor of
-/// the target (dims or pending reductions) covers; none elsewhere.
+/// and the axis size is a prime power p^k, those of its k digits no factor of the target
+/// (dims or pending reductions) covers, where there are two or more; none elsewhere.
 void set_swappable_digits(Frame& frame);
 
 /// Relabels the swappable digits `s` uses in order of first use (dims in order, each

@@ -56,11 +56,15 @@ TEST(SwappableDigits, AreTheDigitsOfPrimePowerAxesTheTargetLeavesFree) {
   EXPECT_EQ(frame.digits[3].free, 0b101u);
   EXPECT_EQ(frame.digits[3].offset, 4);
   EXPECT_EQ(frame.digit_count, 7);
-  // Base 3: z:9 is two ternary digits.
-  const Mesh ternary = mesh_of("{x:2, z:9}");
-  const auto f3 = frame_of(ternary, "f32[{x}18]", "f32[{z:(1)3}18]");
+  // Base 3: z:27 is three ternary digits. A single free digit has nowhere to go: x:2
+  // alone, or z:9 of which the target uses one digit, are left alone.
+  const Mesh ternary = mesh_of("{x:2, z:27}");
+  const auto f3 = frame_of(ternary, "f32[{x}54]", "f32[{z:(3)3}54]");
+  EXPECT_EQ(f3.digits[0].free, 0u);
   EXPECT_EQ(f3.digits[1].base, 3);
-  EXPECT_EQ(f3.digits[1].free, 0b10u);
+  EXPECT_EQ(f3.digits[1].free, 0b101u);
+  const Mesh nine = mesh_of("{x:2, z:9}");
+  EXPECT_EQ(frame_of(nine, "f32[{x}18]", "f32[{z:(1)3}18]").digit_count, 0);
   // On another device order nothing is swappable.
   const Mesh reordered = mesh_of("{x:2, y:6, z:16, w:8} devices=[" + [] {
     std::string ids;
