@@ -168,6 +168,22 @@ TEST(EngineBound, DigitsToGatherAndToExchangeTakeTwoCollectives) {
   EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{x,y}4, 4]", "f32[4, {x}4]"), 2 + 24 / 300e3, 1e-9);
 }
 
+TEST(EngineBound, ATileCountTheTargetsIsNoMultipleOfNeedsAGather) {
+  // {x:4, y:3}, one link class: f32[{y}12, 12] -> f32[{x}12, 12]. The target has 4
+  // tiles, the source 3: more, but no multiple of 3, so a factor must leave the tiling,
+  // which only a gather does (a slice multiplies the count, a permute or an all_to_all
+  // keeps it), and no slice may follow it. Slices and one gather cannot turn {y} into
+  // {x} (they differ at their first factor), so two steps remain, and the worst device
+  // lacks its whole block (144 bytes): the bound at the source is the optimum, a slice,
+  // a permute to {x,y} and a gather of y. Asking only whether the target has fewer tiles,
+  // it charged one step (1.00048 us).
+  const Mesh mesh = mesh_of("{x:4, y:3}");
+  EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{y}12, 12]", "f32[{x}12, 12]"), 2 + 144 / 300e3, 1e-9);
+  auto best = optimal_plan(CostModel{}, mesh, type_of("f32[{y}12, 12]", mesh), mesh, type_of("f32[{x}12, 12]", mesh));
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  EXPECT_NEAR(best->time_us, 2 + 144 / 300e3, 1e-9);
+}
+
 TEST(EngineBound, AnOrderChangeThatKeepsNoBlockChargesItsPermute) {
   // {x:2, y:3}, x inter-node, devices [1,3,5,0,2,4] on the target's order: no partition
   // of the devices by sub-axes is one on both orders (shared_partitions_test.cpp), the
