@@ -225,10 +225,10 @@ Count count_bound(const Frame& frame, const State& s) {
     // Where the permute cannot end at the target, one collective must: it takes suffixes
     // out of at most two dims, brings none back, and gathers or exchanges, not both.
     if ((bad > 2 || two) && !frame.slice_after_receive && !permute_may_finish(frame, s)) return {2, 0};
-    // A tile count the target's is no multiple of: some factor must leave the tiling,
-    // which only an all_gather does (slices multiply the count, a permute or an
-    // all_to_all keeps it), and no all_slice may follow it. One step then suffices only
-    // where all_slices and one gather may reach the target.
+    // Where the target's tile count is no multiple of the state's, some factor must leave
+    // the tiling, which only an all_gather does (slices multiply the count, a permute or
+    // an all_to_all keeps it), and no all_slice may follow it. One step then suffices
+    // only where all_slices and one gather may reach the target.
     if (frame.padded || tile_count(frame.target) % tile_count(s) == 0) return {1, 0};
     for (std::size_t d = 0; d < s.dims.size(); ++d)
       if (!one_gather_may_reach(s.dims[d], frame.target.dims[d]))
