@@ -431,6 +431,28 @@ TEST(DeviceSetsTest, AllToAllTransferOf64DevicesIsProvedTight) {
   expect_tight_and_delivered(c, plan);
 }
 
+TEST(DeviceSetsTest, MeshesOfOtherShapesInTheImplicitOrderAreComparedByDevice) {
+  // Whether a device already held an element it receives is asked of one device seen on
+  // both meshes. On {x:8} and {y:2, z:2}, both in the implicit order, devices 0-3 are on
+  // both, but their digits do not pair up (three on x against one on y and one on z), so
+  // the checker compares their device numbers. Paired digit by digit, it read past the
+  // target's digits (ASan: heap-buffer-overflow), crashed one run in three of
+  // TransferSenders.SynthesizedPlansWithSearchedSendersAreProved, and called the first
+  // of these transfers excess: device 2 holds element 2 and needs 4-7, device 0 holds
+  // element 0 and needs 0-3, and each receives exactly what it lacks.
+  const char* lines[] = {
+      "shapes_8_to_2x2 | {x:8} | f32[{x}8] | f32[{y}8] | {y:2, z:2}\n",
+      "shapes_2x4_to_4 | {x:2, y:4} | f32[{x,y}8] | f32[{z}8] | {z:4}\n",
+  };
+  for (const char* line : lines) {
+    auto parsed = parse_anchors(line);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+    const Anchor& c = parsed->front();
+    SCOPED_TRACE(c.name);
+    expect_tight_and_delivered(c, plan_of(c));
+  }
+}
+
 TEST(DeviceSetsTest, SymbolicTransferOf256DevicesIsProvedTight) {
   // 65,536 sends, four times the most a table is posed with: every source element has
   // one holder, so the checker encodes the lowering's table as the holder relation

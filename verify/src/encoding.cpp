@@ -189,7 +189,9 @@ z3::expr Encoding::physical(const Device& d) {
 }
 
 z3::expr Encoding::same(const Device& a, const Device& b) {
-  if (*a.mesh == *b.mesh || (!a.mesh->has_explicit_order() && !b.mesh->has_explicit_order())) {
+  // Digit by digit only where both meshes have the same axes and order (meshes of other
+  // shapes, as around a transfer between device sets, have digits that do not pair up).
+  if (*a.mesh == *b.mesh) {
     z3::expr_vector eqs(q_.ctx());
     for (std::size_t i = 0; i < a.digits.size(); ++i)
       for (std::size_t j = 0; j < a.digits[i].size(); ++j) eqs.push_back(a.digits[i][j] == b.digits[i][j]);
