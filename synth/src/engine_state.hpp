@@ -75,12 +75,12 @@ struct OrderChangeCharge {
   double below_target_open = 0;
 };
 
-/// The digits of one axis that the search may relabel (engine_symmetry.hpp).
+/// The digits of one axis and those of them the search may relabel (engine_symmetry.hpp).
 struct SwappableDigits {
-  int64_t base = 0;   // the prime p of an axis of size p^k; 0 where no digit is swappable
-  int count = 0;      // k
+  int64_t base = 0;   // the prime p of an axis of size p^k; 0 for other sizes
+  int count = 0;      // its digits (k for p^k)
   uint64_t free = 0;  // bit j: digit j (major first) is swappable
-  int offset = 0;     // where the axis's digits start in a DigitMap
+  int offset = 0;     // its first digit's index in synth_detail::digits_of(mesh), and in a DigitMap
 };
 
 /// The fixed facts of one search.
@@ -106,9 +106,9 @@ struct Frame {
   State target;
   Factors pool;              // every factor of every axis, those the target leaves replicated first
   std::vector<int> size_one_axes;  // axes of size 1 the target tiles by
-  /// Per axis, the digits states may be relabeled on (set by the search; none: no axis).
+  /// Per axis, the digits states may be relabeled on (set by the search); empty where no
+  /// axis has any.
   std::vector<SwappableDigits> digits;
-  int digit_count = 0;  // of the axes with swappable digits: a DigitMap's size
   double min_latency_us = 0;
   /// The class of lower bandwidth (of higher latency where the bandwidths are equal;
   /// none where the classes are equal) and its latency: a step on one of its axes takes

@@ -7,13 +7,6 @@ namespace redist::engine_detail {
 
 namespace {
 
-/// Returns the least prime dividing `n` (n >= 2).
-int64_t least_prime(int64_t n) {
-  for (int64_t p = 2; p * p <= n; ++p)
-    if (n % p == 0) return p;
-  return n;
-}
-
 /// Returns the digit at which a factor starting (or ending) at `pre` starts: log_p(pre).
 int digit_at(const SwappableDigits& axis, int64_t pre) {
   if (axis.base == 2) return std::countr_zero(static_cast<uint64_t>(pre));
@@ -51,16 +44,25 @@ void append_relabeled(const std::vector<SwappableDigits>& digits, const Factor& 
 }  // namespace
 
 void set_swappable_digits(Frame& frame) {
-  frame.digits.assign(frame.axis_sizes.size(), SwappableDigits{});
-  frame.digit_count = 0;
+  frame.digits.clear();
   if (frame.mesh_change) return;
-  for (std::size_t a = 0; a < frame.axis_sizes.size(); ++a) {
-    const int64_t size = frame.axis_sizes[a];
-    if (size < 2) continue;
-    SwappableDigits axis{least_prime(size), 0, 0, frame.digit_count};
-    int64_t rest = size;
-    for (; rest % axis.base == 0; rest /= axis.base) ++axis.count;
-    if (rest != 1 || axis.count > 63) continue;  // not a prime power
+  // Each axis's digits as the mesh's digit list gives them (consecutive, major first):
+  // one radix throughout for a prime power.
+  const auto all = synth_detail::digits_of(frame.src_mesh);
+  std::vector<SwappableDigits> axes(frame.axis_sizes.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    auto& axis = axes[static_cast<std::size_t>(all[i].axis)];
+    if (axis.count == 0) axis = SwappableDigits{all[i].radix, 0, 0, static_cast<int>(i)};
+    if (axis.base != all[i].radix) axis.base = 0;  // not a prime power
+    ++axis.count;
+  }
+  // Axes of size 1 have no digit: their offset follows the axis before.
+  for (std::size_t a = 1; a < axes.size(); ++a)
+    if (axes[a].count == 0) axes[a].offset = axes[a - 1].offset + axes[a - 1].count;
+  bool any = false;
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    auto& axis = axes[a];
+    if (axis.base == 0) continue;
     axis.free = (uint64_t{1} << axis.count) - 1;
     const auto clear = [&](const Factor& f) {
       if (f.axis != static_cast<int>(a)) return;
@@ -68,29 +70,30 @@ void set_swappable_digits(Frame& frame) {
     };
     for (const auto& d : frame.target.dims) std::for_each(d.begin(), d.end(), clear);
     std::for_each(frame.target.reduce.begin(), frame.target.reduce.end(), clear);
-    if (std::popcount(axis.free) < 2) continue;  // one free digit has nowhere to go
-    frame.digits[a] = axis;
-    frame.digit_count += axis.count;
+    if (std::popcount(axis.free) < 2) axis.free = 0;  // one free digit has nowhere to go
+    any = any || axis.free != 0;
   }
+  if (any) frame.digits = std::move(axes);
 }
 
 DigitMap canonicalize_digits(const Frame& frame, State& s) {
-  if (frame.digit_count == 0) return {};
+  if (frame.digits.empty()) return {};
   // One pass over the factors: to[offset + j] is the new position of digit j of an axis,
   // -1 until it is met; each axis gives its free positions lowest first.
-  boost::container::small_vector<int8_t, 32> to(static_cast<std::size_t>(frame.digit_count), -1);
+  const std::size_t size = static_cast<std::size_t>(frame.digits.back().offset + frame.digits.back().count);
+  boost::container::small_vector<int8_t, 32> to(size, -1);
   boost::container::small_vector<uint64_t, 8> open;
   for (const auto& axis : frame.digits) open.push_back(axis.free);
   bool moved = false;
   const auto meet = [&](const Factor& f) {
-    const auto& axis = frame.digits[static_cast<std::size_t>(f.axis)];
+    const auto a = static_cast<std::size_t>(f.axis);
+    const auto& axis = frame.digits[a];
     if (axis.free == 0) return;
-    uint64_t& left = open[static_cast<std::size_t>(f.axis)];
     for (int j = digit_at(axis, f.pre), end = digit_at(axis, f.end()); j < end; ++j) {
       auto& t = to[static_cast<std::size_t>(axis.offset + j)];
       if (!(axis.free >> j & 1) || t >= 0) continue;
-      const int next = std::countr_zero(left);
-      left &= left - 1;
+      const int next = std::countr_zero(open[a]);
+      open[a] &= open[a] - 1;
       t = static_cast<int8_t>(next);
       moved = moved || next != j;
     }
@@ -98,16 +101,18 @@ DigitMap canonicalize_digits(const Frame& frame, State& s) {
   for (const auto& d : s.dims) std::for_each(d.begin(), d.end(), meet);
   std::for_each(s.reduce.begin(), s.reduce.end(), meet);
   if (!moved) return {};
-  DigitMap map(static_cast<std::size_t>(frame.digit_count));
-  for (const auto& axis : frame.digits) {
-    uint64_t& left = open[static_cast<std::size_t>(&axis - frame.digits.data())];
+  // Every digit keeps its place but the free ones: those met go where they were sent,
+  // the others to the positions left, lowest first.
+  DigitMap map(size);
+  for (std::size_t a = 0; a < frame.digits.size(); ++a) {
+    const auto& axis = frame.digits[a];
     for (int j = 0; j < axis.count; ++j) {
       auto t = to[static_cast<std::size_t>(axis.offset + j)];
       if (!(axis.free >> j & 1)) {
         t = static_cast<int8_t>(j);
       } else if (t < 0) {
-        t = static_cast<int8_t>(std::countr_zero(left));
-        left &= left - 1;
+        t = static_cast<int8_t>(std::countr_zero(open[a]));
+        open[a] &= open[a] - 1;
       }
       map[static_cast<std::size_t>(axis.offset + j)] = static_cast<uint8_t>(t);
     }
@@ -139,10 +144,9 @@ DigitMap inverse(const Frame& frame, const DigitMap& map) {
   if (map.empty()) return map;
   DigitMap out(map.size());
   for (const auto& axis : frame.digits)
-    if (axis.free != 0)
-      for (int j = 0; j < axis.count; ++j)
-        out[static_cast<std::size_t>(axis.offset + map[static_cast<std::size_t>(axis.offset + j)])] =
-            static_cast<uint8_t>(j);
+    for (int j = 0; j < axis.count; ++j)
+      out[static_cast<std::size_t>(axis.offset + map[static_cast<std::size_t>(axis.offset + j)])] =
+          static_cast<uint8_t>(j);
   return out;
 }
 
@@ -151,11 +155,10 @@ DigitMap composed(const Frame& frame, const DigitMap& first, const DigitMap& sec
   if (second.empty()) return first;
   DigitMap out(first.size());
   for (const auto& axis : frame.digits)
-    if (axis.free != 0)
-      for (int j = 0; j < axis.count; ++j) {
-        const auto o = static_cast<std::size_t>(axis.offset);
-        out[o + static_cast<std::size_t>(j)] = second[o + first[o + static_cast<std::size_t>(j)]];
-      }
+    for (int j = 0; j < axis.count; ++j) {
+      const auto o = static_cast<std::size_t>(axis.offset);
+      out[o + static_cast<std::size_t>(j)] = second[o + first[o + static_cast<std::size_t>(j)]];
+    }
   return out;
 }
 

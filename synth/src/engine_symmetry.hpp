@@ -27,14 +27,14 @@
 
 namespace redist::engine_detail {
 
-/// A relabeling of the swappable digits: for each digit of every axis that has some
-/// (Frame::digits, `offset` onwards), its new position within its axis; empty for the
-/// identity.
+/// A relabeling of the swappable digits: for each digit of the mesh (in the order of
+/// synth_detail::digits_of(), an axis's from its `offset`), its new position within its
+/// axis; empty for the identity.
 using DigitMap = boost::container::small_vector<uint8_t, 16>;
 
-/// Sets `frame.digits` and `frame.digit_count`: per axis, where the device order stays
-/// and the axis size is a prime power p^k, those of its k digits no factor of the target
-/// (dims or pending reductions) covers, where there are two or more; none elsewhere.
+/// Sets `frame.digits`: per axis, where the device order stays and the axis size is a
+/// prime power p^k, those of its k digits no factor of the target (dims or pending
+/// reductions) covers, where there are two or more; left empty where no axis has any.
 void set_swappable_digits(Frame& frame);
 
 /// Relabels the swappable digits `s` uses in order of first use (dims in order, each

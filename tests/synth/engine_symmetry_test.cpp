@@ -47,15 +47,15 @@ TEST(SwappableDigits, AreTheDigitsOfPrimePowerAxesTheTargetLeavesFree) {
   ASSERT_EQ(frame.digits.size(), 4u);
   EXPECT_EQ(frame.digits[0].free, 0u);
   EXPECT_EQ(frame.digits[1].free, 0u);
+  EXPECT_EQ(frame.digits[1].base, 0);  // digits 2 and 3
   EXPECT_EQ(frame.digits[2].base, 2);
   EXPECT_EQ(frame.digits[2].count, 4);
   EXPECT_EQ(frame.digits[2].free, 0b1111u);
-  EXPECT_EQ(frame.digits[2].offset, 0);
+  EXPECT_EQ(frame.digits[2].offset, 3);  // after x's digit and y's two (2 and 3)
   EXPECT_EQ(frame.digits[3].base, 2);
   EXPECT_EQ(frame.digits[3].count, 3);
   EXPECT_EQ(frame.digits[3].free, 0b101u);
-  EXPECT_EQ(frame.digits[3].offset, 4);
-  EXPECT_EQ(frame.digit_count, 7);
+  EXPECT_EQ(frame.digits[3].offset, 7);
   // Base 3: z:27 is three ternary digits. A single free digit has nowhere to go: x:2
   // alone, or z:9 of which the target uses one digit, are left alone.
   const Mesh ternary = mesh_of("{x:2, z:27}");
@@ -64,7 +64,7 @@ TEST(SwappableDigits, AreTheDigitsOfPrimePowerAxesTheTargetLeavesFree) {
   EXPECT_EQ(f3.digits[1].base, 3);
   EXPECT_EQ(f3.digits[1].free, 0b101u);
   const Mesh nine = mesh_of("{x:2, z:9}");
-  EXPECT_EQ(frame_of(nine, "f32[{x}18]", "f32[{z:(1)3}18]").digit_count, 0);
+  EXPECT_TRUE(frame_of(nine, "f32[{x}18]", "f32[{z:(1)3}18]").digits.empty());
   // On another device order nothing is swappable.
   const Mesh reordered = mesh_of("{x:2, y:6, z:16, w:8} devices=[" + [] {
     std::string ids;
@@ -72,7 +72,7 @@ TEST(SwappableDigits, AreTheDigitsOfPrimePowerAxesTheTargetLeavesFree) {
     return ids;
   }() + "]");
   const auto moved = frame_of(mesh, "f32[{y}12, {z}48]", "f32[{w:(2)2}12, {x}48]", &reordered);
-  EXPECT_EQ(moved.digit_count, 0);
+  EXPECT_TRUE(moved.digits.empty());
 }
 
 TEST(SwappableDigits, AStateIsRelabeledInOrderOfFirstUse) {
@@ -83,12 +83,12 @@ TEST(SwappableDigits, AStateIsRelabeledInOrderOfFirstUse) {
   auto s = state("f32[{z:(4)2}12, {z:(1)2,w:(4)2}48]", mesh);
   const DigitMap map = engine_detail::canonicalize_digits(frame, s);
   EXPECT_EQ(s, state("f32[{z:(1)2}12, {z:(2)2,w:(1)2}48]", mesh));
-  EXPECT_EQ(map, (DigitMap{1, 2, 0, 3, /*w*/ 2, 1, 0}));
+  EXPECT_EQ(map, (DigitMap{/*x*/ 0, /*y*/ 0, 1, /*z*/ 1, 2, 0, 3, /*w*/ 2, 1, 0}));
   // Undone by the inverse map; composed with it, the identity.
   EXPECT_EQ(engine_detail::relabeled(frame, s, engine_detail::inverse(frame, map)),
             state("f32[{z:(4)2}12, {z:(1)2,w:(4)2}48]", mesh));
   EXPECT_EQ(engine_detail::composed(frame, map, engine_detail::inverse(frame, map)),
-            (DigitMap{0, 1, 2, 3, 0, 1, 2}));
+            (DigitMap{0, 0, 1, 0, 1, 2, 3, 0, 1, 2}));
   // A factor over a fixed and a free digit keeps the fixed one in place: w:(2)4 is
   // digits 1 (fixed) and 2, which becomes 0.
   auto split = state("f32[{w:(2)4}12, 48]", mesh);
