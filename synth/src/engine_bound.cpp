@@ -614,7 +614,8 @@ double bound_us(const Frame& frame, const State& s, double enough) {
 /// must move data, else zeros. None can keep the blocks in place (shared_partitions.hpp)
 /// when the tiling before it can be neither replicated (the array exceeds the budget)
 /// nor one giving every device a distinct block in one dim (no dim divides into that
-/// many, or the orders share no bit), nor one whose dims partition the devices by
+/// many, or the orders differ in their first or last device or share no bit), nor one
+/// whose dims partition the devices by
 /// sub-axes of both orders; padded problems are left out. Above kMaxInPlaceDevices no
 /// permute is written to stay. A moving permute sends a whole shard at the slowest class
 /// (permute_time_us()): with T tiles, the array over T. At T below the target's tile
@@ -632,7 +633,7 @@ const OrderChangeCharge& order_change_charge(const Frame& frame) {
     moves = true;
   } else if (!frame.padded && bytes > static_cast<double>(frame.budget_bytes)) {
     moves = (std::none_of(frame.globals.begin(), frame.globals.end(), [n](int64_t g) { return g % n == 0; }) ||
-             !synth_detail::carries_a_bit(frame.src_mesh, frame.dst_mesh)) &&
+             !synth_detail::may_keep_distinct_blocks(frame.src_mesh, frame.dst_mesh)) &&
             !synth_detail::shares_a_proper_partition(frame.src_mesh, frame.dst_mesh);
   }
   frame.order_change_charge = OrderChangeCharge{};

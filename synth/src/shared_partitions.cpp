@@ -135,8 +135,12 @@ bool shares_a_proper_partition(const Mesh& a, const Mesh& b) {
   return false;
 }
 
-bool carries_a_bit(const Mesh& a, const Mesh& b) {
-  if (a.num_devices() <= 1) return true;  // one device: nothing moves
+bool may_keep_distinct_blocks(const Mesh& a, const Mesh& b) {
+  const int64_t n = a.num_devices();
+  if (n <= 1) return true;  // one device: nothing moves
+  // Block 0 is the device whose digits are all 0 (position 0), block n-1 the one whose
+  // digits are all at their largest (the last position), on either order.
+  if (a.device_at(0) != b.device_at(0) || a.device_at(n - 1) != b.device_at(n - 1)) return false;
   const std::size_t rank = a.rank();
   for (std::size_t x = 0; x < rank; ++x)
     if ((a.axis_size(x) & (a.axis_size(x) - 1)) != 0) return true;

@@ -6,8 +6,9 @@
 // orders. Where no partition by a proper, non-empty set of sub-axes of the first order
 // is one by sub-axes of the second (a random device list has none), only the replicated
 // tiling and one that gives all devices distinct blocks in one dim can stay, the latter
-// only where the two orders share a digit; the search bound (engine_bound.cpp) charges
-// the permute of such a change where none of them fits.
+// only where the two orders put the same device first and the same last (and, on axes
+// of power-of-two sizes, share a bit); the search bound (engine_bound.cpp) charges the
+// permute of such a change where none of them fits.
 
 #include "redist/core/mesh.hpp"
 
@@ -25,10 +26,19 @@ namespace redist::synth_detail {
 /// false.
 bool shares_a_proper_partition(const Mesh& a, const Mesh& b);
 
-/// Returns false only when every axis size is a power of two and no binary digit of the
-/// devices' positions on `a` is one of their positions on `b` (same value on every
-/// device). A tiling that gives every device its own block in one dim, on both orders,
-/// needs one: the block index's lowest bit is a digit of each order's last factor.
-bool carries_a_bit(const Mesh& a, const Mesh& b);
+/// Returns false only when no tiling that gives every device its own block in one dim
+/// (its factors use every digit of every axis) gives each device the same block on `a`
+/// as one on `b` does. Such a pair of tilings needs two things:
+///  - the same device first and the same device last on both orders: on either order,
+///    block 0 goes to the device whose coordinates are all 0 (position 0), and block
+///    n-1 to the one whose coordinates are all at their largest (position n-1);
+///  - where every axis size is a power of two, a binary digit of the devices' positions
+///    on `a` that is one of their positions on `b` (same value on every device): the
+///    block index's lowest bit is a digit of each order's last factor.
+///
+/// Example: `{x:2, y:3}` against `devices=[0,4,2,3,1,5]`: first 0 and last 5 on both, so
+/// maybe; against `devices=[1,3,5,0,2,4]`: device 0 is first on one and fourth on the
+/// other, so no such tiling stays.
+bool may_keep_distinct_blocks(const Mesh& a, const Mesh& b);
 
 }  // namespace redist::synth_detail

@@ -207,6 +207,26 @@ TEST(EngineBound, AnOrderChangeThatKeepsNoBlockChargesItsPermute) {
   EXPECT_NEAR(bound("f32[{x}4, 9]"), collective_time_us(CollectiveKind::permute, 2, 24, slow) + 1 + 48 / 300e3, 1e-9);
 }
 
+TEST(EngineBound, AnOrderChangeWithAnotherFirstDeviceChargesItsPermute) {
+  // The order of the test above, now with a dim of 6 elements, which a tiling could
+  // split into one block per device: f32[{x}6, {y}6] -> f32[{x}6, {y}6] on devices
+  // [1,3,5,0,2,4]. A tiling that gives every device its own block gives block 0 to the
+  // first position on either order, device 0 on one and device 1 on the other, so none
+  // stays: the permute moves at least the target's 24-byte shard over the slow link.
+  // Without that argument (axes not powers of two) nothing was charged.
+  const Mesh mesh = mesh_of("{x:2, y:3}"), reordered = parse_mesh("{x:2, y:3} devices=[1,3,5,0,2,4]").value();
+  const CostModel model = x_inter();
+  const DistType src = type_of("f32[{x}6, {y}6]", mesh), dst = type_of("f32[{x}6, {y}6]", reordered);
+  const auto frame = make_frame(model, mesh, src, reordered, dst, 24);
+  const double permute = collective_time_us(CollectiveKind::permute, 2, 24, model.link(LinkClass::inter));
+  EXPECT_NEAR(lower_bound_us(frame, state_of(canonical(src, mesh), mesh, false)), permute, 1e-9);
+  // The optimum is that permute alone, proved at the source: nothing is expanded.
+  auto best = optimal_plan(model, mesh, src, reordered, dst);
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  EXPECT_NEAR(best->time_us, permute, 1e-9);
+  EXPECT_EQ(best->expanded, 0);
+}
+
 TEST(EngineBound, AnOrderChangeThatMustAlsoChangeTileCountsTakesAnotherStep) {
   // The order of the test above. To f32[{x}4, {y}9, 2], every device its own tile of 48
   // bytes: no permute keeps the blocks (the array of 288 bytes exceeds the budget, no
