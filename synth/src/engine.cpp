@@ -561,15 +561,24 @@ Result<EngineResult> run_engine(const CostModel& model, const Mesh& src_mesh, co
       // (x:(2)3 is no suffix of {x:(1)3,x:(3)2}); every type after a step is canonical.
       append_collectives(frame, written, limit, edges);
       for (auto& e : edges) canonicalize(e.to);
-      if (!s.permuted) {
-        // A permute to the source's own tiling moves nothing and re-spells it canonically.
-        Edge respell;
-        respell.move.kind = Move::Kind::permute;
-        respell.to = s;
-        respell.to.permuted = true;
-        respell.time_us = frame.mesh_change ? permute_time_us(frame, s, free_regions(frame, s), respell.to) : 0;
-        respell.to.received = respell.time_us > 0;
-        if (!frame.mesh_change) edges.push_back(std::move(respell));
+      // A permute to the source's own tiling moves nothing and re-spells it canonically,
+      // where the written factors hide a step of the canonical ones, and only there:
+      // elsewhere its state repeats the search's every state with the permute spent
+      // (`random141` of seed 60606, `{y:(1)2,y:(2)4,w}`, gave up at its memory cap
+      // after 46,867 expansions; spelt {y,w} it is proved after 31,496).
+      if (!s.permuted && !frame.mesh_change) {
+        std::vector<Edge> canonical_edges;
+        append_collectives(frame, s, limit, canonical_edges);
+        const bool hidden = std::any_of(canonical_edges.begin(), canonical_edges.end(), [&](const Edge& c) {
+          return std::none_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.to == c.to; });
+        });
+        if (hidden) {
+          Edge respell;
+          respell.move.kind = Move::Kind::permute;
+          respell.to = s;
+          respell.to.permuted = true;
+          edges.push_back(std::move(respell));
+        }
       }
     } else {
       append_collectives(frame, s, limit, edges);
