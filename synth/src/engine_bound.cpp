@@ -182,34 +182,44 @@ Leaving leaving_digits(const State& target, std::size_t d, const Factors& have, 
   return out;
 }
 
-/// True when a permute from `s` may end at the target: slices, if still open, can make
+/// True when a permute from `s` may end at `target`: slices, if still open, can make
 /// each dim's tile count the target's (they only multiply it).
-bool permute_may_finish(const Frame& frame, const State& s) {
+bool permute_may_finish(const State& target, const State& s) {
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
-    const int64_t have = product(s.dims[d]), want = product(frame.target.dims[d]);
+    const int64_t have = product(s.dims[d]), want = product(target.dims[d]);
     if (want % have != 0 || (s.received && want != have)) return false;
   }
   return true;
 }
 
-/// The count argument's steps; none when a factor of size 1 is about (gathering it is
-/// free). A dim whose leaving factors include one of the slow class
+/// The count argument's steps. A dim whose leaving factors include one of the slow class
 /// (Frame::slow_class) needs a collective on that axis, which runs at the slow class.
 /// One that must get one of them back (`{w,z}` -> `{z}`) needs two collectives.
-Count count_bound(const Frame& frame, const State& s) {
-  if (!frame.size_one_axes.empty()) return {};
+///
+/// Factors of size 1 (size-1 mesh axes) are left out of the state and the target: a
+/// step on them alone moves nothing and costs nothing, and any plan, each of its states
+/// without them, is a plan between the two states without them whose other steps are
+/// the same steps (a suffix stays a suffix), slicing no later and permuting no earlier.
+/// So its steps that cost something are at least the count there. Example: the target
+/// `f32[{x}8, {v}3]` on `{x:2, v:1}` is counted as `f32[{x}8, 3]`.
+Count count_bound(const Frame& frame, const State& state) {
+  const bool size_one = std::any_of(state.dims.begin(), state.dims.end(), [](const Factors& d) {
+    return std::any_of(d.begin(), d.end(), [](const Factor& f) { return f.size == 1; });
+  });
+  std::optional<State> stripped;
+  if (size_one) stripped = without_size_one(state);
+  const State& s = stripped ? *stripped : state;
+  const State& target = frame.counted_target;
   int bad = 0, bad_slow = 0;
   Leaving all;
   for (std::size_t d = 0; d < s.dims.size(); ++d) {
     const Factors& have = s.dims[d];
-    for (const auto& f : have)
-      if (f.size == 1) return {};
-    const std::size_t first = first_to_leave(have, frame.target.dims[d]);
+    const std::size_t first = first_to_leave(have, target.dims[d]);
     if (first == have.size()) continue;
     ++bad;
     bad_slow += std::any_of(have.begin() + static_cast<std::ptrdiff_t>(first), have.end(),
                             [&](const Factor& f) { return slow_axis(frame, f.axis); });
-    const Leaving dim = leaving_digits(frame.target, d, have, !s.received || frame.slice_after_receive);
+    const Leaving dim = leaving_digits(target, d, have, !s.received || frame.slice_after_receive);
     all.returns = all.returns || dim.returns;
     all.to_other_dim = all.to_other_dim || dim.to_other_dim;
     all.to_free = all.to_free || dim.to_free;
@@ -224,14 +234,14 @@ Count count_bound(const Frame& frame, const State& s) {
     if (frame.mesh_change || bad == 0) return {};
     // Where the permute cannot end at the target, one collective must: it takes suffixes
     // out of at most two dims, brings none back, and gathers or exchanges, not both.
-    if ((bad > 2 || two) && !frame.slice_after_receive && !permute_may_finish(frame, s)) return {2, 0};
+    if ((bad > 2 || two) && !frame.slice_after_receive && !permute_may_finish(target, s)) return {2, 0};
     // Where the target's tile count is no multiple of the state's, some factor must leave
     // the tiling, which only an all_gather does (slices multiply the count, a permute or
     // an all_to_all keeps it), and no all_slice may follow it. One step then suffices
     // only where all_slices and one gather may reach the target.
-    if (frame.padded || tile_count(frame.target) % tile_count(s) == 0) return {1, 0};
+    if (frame.padded || tile_count(target) % tile_count(s) == 0) return {1, 0};
     for (std::size_t d = 0; d < s.dims.size(); ++d)
-      if (!one_gather_may_reach(s.dims[d], frame.target.dims[d]))
+      if (!one_gather_may_reach(s.dims[d], target.dims[d]))
         return {2, 0};
     return {1, 0};
   }
@@ -678,7 +688,7 @@ double order_change_us(const Frame& frame, const State& s) {
   const OrderChangeCharge& charge = order_change_charge(frame);
   const double below = frame.slice_after_receive ? charge.below_target_open : charge.below_target;
   const bool another_step =
-      !frame.slice_after_receive && frame.size_one_axes.empty() && !permute_may_finish(frame, s);
+      !frame.slice_after_receive && frame.size_one_axes.empty() && !permute_may_finish(frame.target, s);
   if (charge.at_target == 0 || !another_step) return std::min(charge.at_target, below);
   const double floor_us = frame.step_fraction * least_shard(frame, s) * static_cast<double>(frame.elem_bytes) /
                           (frame.max_bandwidth_gbps * 1e3);

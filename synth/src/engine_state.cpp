@@ -118,6 +118,11 @@ DistType type_of(const Frame& frame, const State& s) {
   return t;
 }
 
+State without_size_one(State s) {
+  for (auto& d : s.dims) d.erase(std::remove_if(d.begin(), d.end(), [](const Factor& f) { return f.size == 1; }), d.end());
+  return s;
+}
+
 Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                  const DistType& dst, int64_t budget) {
   Frame f;
@@ -155,6 +160,7 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
   for (const auto& d : f.target.dims)
     for (const auto& x : d)
       if (x.size == 1) f.size_one_axes.push_back(x.axis);
+  f.counted_target = without_size_one(f.target);
   for (std::size_t a = 0; a < f.axis_sizes.size(); ++a)
     if (f.axis_sizes[a] > 1) f.order_change_link = slower(f.order_change_link, f.classes[a]);
   f.min_latency_us = std::min(model.intra.latency_us, model.inter.latency_us);

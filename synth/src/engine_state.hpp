@@ -104,6 +104,7 @@ struct Frame {
   bool target_padded = false;  // the target's shard is padded
   DistType like;             // element type, global sizes and reduce op of the array
   State target;
+  State counted_target;      // the target without factors of size 1 (the count bound's)
   Factors pool;              // every factor of every axis, those the target leaves replicated first
   std::vector<int> size_one_axes;  // axes of size 1 the target tiles by
   /// Per axis, the digits states may be relabeled on (set by the search); empty where no
@@ -174,6 +175,9 @@ LinkClass slowest(const Frame& frame, const Factors& factors);
 /// Returns the frame of the search from `src` on `src_mesh` to `dst` on `dst_mesh`
 /// (validated, same axes, same array) under `model`, with a per-device budget of
 /// `budget` bytes.
+/// `s` without its factors of size 1 (of size-1 mesh axes: they tile nothing).
+State without_size_one(State s);
+
 Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                  const DistType& dst, int64_t budget);
 /// The state of a validated, canonical `type` on `mesh`.

@@ -184,6 +184,18 @@ TEST(EngineBound, ATileCountTheTargetsIsNoMultipleOfNeedsAGather) {
   EXPECT_NEAR(best->time_us, 2 + 144 / 300e3, 1e-9);
 }
 
+TEST(EngineBound, FactorsOfSizeOneAreLeftOutOfTheCount) {
+  // The case above with a size-1 axis v that the target tiles dim 1 by: a step on v alone
+  // moves nothing and costs nothing, so the count runs without it and still finds two
+  // steps (it claimed none where a factor of size 1 was about: 1.00048 us).
+  const Mesh mesh = mesh_of("{x:4, y:3, v:1}");
+  EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{y}12, 12]", "f32[{x}12, {v}12]"), 2 + 144 / 300e3, 1e-9);
+  EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{y,v}12, 12]", "f32[{x}12, 12]"), 2 + 144 / 300e3, 1e-9);
+  auto best = optimal_plan(CostModel{}, mesh, type_of("f32[{y}12, 12]", mesh), mesh, type_of("f32[{x}12, {v}12]", mesh));
+  ASSERT_TRUE(best.ok()) << best.error().to_string();
+  EXPECT_NEAR(best->time_us, 2 + 144 / 300e3, 1e-9);
+}
+
 TEST(EngineBound, AnOrderChangeThatKeepsNoBlockChargesItsPermute) {
   // {x:2, y:3}, x inter-node, devices [1,3,5,0,2,4] on the target's order: no partition
   // of the devices by sub-axes is one on both orders (shared_partitions_test.cpp), the
