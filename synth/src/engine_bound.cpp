@@ -625,15 +625,14 @@ double bound_us(const Frame& frame, const State& s, double enough) {
 /// when the tiling before it can be neither replicated (the array exceeds the budget)
 /// nor one giving every device a distinct block in one dim (no dim divides into that
 /// many, or the orders differ in their first or last device or share no bit), nor one
-/// whose dims partition the devices by
-/// sub-axes of both orders; padded problems are left out. Above kMaxInPlaceDevices no
-/// permute is written to stay. A moving permute sends a whole shard at the slowest class
-/// (permute_time_us()): with T tiles, the array over T. At T below the target's tile
-/// count that is more than the target's shard (`at_target`); above it, the shard must
-/// then grow, by an all_gather (one more latency) that brings each device the rest of
-/// its target shard (`below_target`, least at every device's own tile: the slow link's
-/// bytes cost more than the fast one's; none where the target gives every device its
-/// own tile).
+/// whose dims partition the devices by sub-axes of both orders; padded problems are
+/// left out. Above kMaxInPlaceDevices no permute is written to stay. A moving permute
+/// sends a whole shard at the slowest class (permute_time_us()): with T tiles, the
+/// array over T. At T below the target's tile count that is more than the target's
+/// shard (`at_target`); above it, the shard must then grow, by an all_gather (one more
+/// latency) that brings each device the rest of its target shard (`below_target`, least
+/// at every device's own tile: the slow link's bytes cost more than the fast one's;
+/// none where the target gives every device its own tile).
 const OrderChangeCharge& order_change_charge(const Frame& frame) {
   if (frame.order_change_charge) return *frame.order_change_charge;
   const int64_t n = frame.device_count;

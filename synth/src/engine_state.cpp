@@ -119,7 +119,8 @@ DistType type_of(const Frame& frame, const State& s) {
 }
 
 State without_size_one(State s) {
-  for (auto& d : s.dims) d.erase(std::remove_if(d.begin(), d.end(), [](const Factor& f) { return f.size == 1; }), d.end());
+  for (auto& d : s.dims)
+    d.erase(std::remove_if(d.begin(), d.end(), [](const Factor& f) { return f.size == 1; }), d.end());
   return s;
 }
 

@@ -172,12 +172,12 @@ void append_sub_factors(const Factor& region, Factors& out);
 /// The slowest link class over the axes of `factors`.
 LinkClass slowest(const Frame& frame, const Factors& factors);
 
+/// Returns `s` without its factors of size 1 (of size-1 mesh axes: they tile nothing).
+State without_size_one(State s);
+
 /// Returns the frame of the search from `src` on `src_mesh` to `dst` on `dst_mesh`
 /// (validated, same axes, same array) under `model`, with a per-device budget of
 /// `budget` bytes.
-/// `s` without its factors of size 1 (of size-1 mesh axes: they tile nothing).
-State without_size_one(State s);
-
 Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                  const DistType& dst, int64_t budget);
 /// The state of a validated, canonical `type` on `mesh`.

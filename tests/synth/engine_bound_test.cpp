@@ -191,7 +191,8 @@ TEST(EngineBound, FactorsOfSizeOneAreLeftOutOfTheCount) {
   const Mesh mesh = mesh_of("{x:4, y:3, v:1}");
   EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{y}12, 12]", "f32[{x}12, {v}12]"), 2 + 144 / 300e3, 1e-9);
   EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{y,v}12, 12]", "f32[{x}12, 12]"), 2 + 144 / 300e3, 1e-9);
-  auto best = optimal_plan(CostModel{}, mesh, type_of("f32[{y}12, 12]", mesh), mesh, type_of("f32[{x}12, {v}12]", mesh));
+  auto best =
+      optimal_plan(CostModel{}, mesh, type_of("f32[{y}12, 12]", mesh), mesh, type_of("f32[{x}12, {v}12]", mesh));
   ASSERT_TRUE(best.ok()) << best.error().to_string();
   EXPECT_NEAR(best->time_us, 2 + 144 / 300e3, 1e-9);
 }

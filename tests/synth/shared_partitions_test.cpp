@@ -99,7 +99,10 @@ std::set<std::vector<int64_t>> full_tilings(const Mesh& mesh) {
   std::vector<std::size_t> choice(mesh.rank(), 0);
   while (true) {
     std::vector<SubAxis> subs;
-    for (std::size_t a = 0; a < mesh.rank(); ++a) subs.insert(subs.end(), splits[a][choice[a]].begin(), splits[a][choice[a]].end());
+    for (std::size_t a = 0; a < mesh.rank(); ++a) {
+      const auto& way = splits[a][choice[a]];
+      subs.insert(subs.end(), way.begin(), way.end());
+    }
     std::sort(subs.begin(), subs.end());
     do {
       std::vector<int64_t> block(static_cast<std::size_t>(mesh.num_devices()));
