@@ -192,23 +192,11 @@ bool permute_may_finish(const State& target, const State& s) {
   return true;
 }
 
-/// The count argument's steps. A dim whose leaving factors include one of the slow class
-/// (Frame::slow_class) needs a collective on that axis, which runs at the slow class.
-/// One that must get one of them back (`{w,z}` -> `{z}`) needs two collectives.
-///
-/// Factors of size 1 (size-1 mesh axes) are left out of the state and the target: a
-/// step on them alone moves nothing and costs nothing, and any plan, each of its states
-/// without them, is a plan between the two states without them whose other steps are
-/// the same steps (a suffix stays a suffix), slicing no later and permuting no earlier.
-/// So its steps that cost something are at least the count there. Example: the target
-/// `f32[{x}8, {v}3]` on `{x:2, v:1}` is counted as `f32[{x}8, 3]`.
-Count count_bound(const Frame& frame, const State& state) {
-  const bool size_one = std::any_of(state.dims.begin(), state.dims.end(), [](const Factors& d) {
-    return std::any_of(d.begin(), d.end(), [](const Factor& f) { return f.size == 1; });
-  });
-  std::optional<State> stripped;
-  if (size_one) stripped = without_size_one(state);
-  const State& s = stripped ? *stripped : state;
+/// The count argument's steps from `s`, a state without factors of size 1, to
+/// Frame::counted_target (count_bound()). A dim whose leaving factors include one of the
+/// slow class (Frame::slow_class) needs a collective on that axis, which runs at the slow
+/// class. One that must get one of them back (`{w,z}` -> `{z}`) needs two collectives.
+Count counted_steps(const Frame& frame, const State& s) {
   const State& target = frame.counted_target;
   int bad = 0, bad_slow = 0;
   Leaving all;
@@ -249,6 +237,20 @@ Count count_bound(const Frame& frame, const State& state) {
   const int least = two ? 2 : 1;
   if (!frame.fused_steps) return {std::max(bad, least), bad_slow};
   return {std::max((bad + 1) / 2, least), (bad_slow + 1) / 2};
+}
+
+/// The count argument's steps from `s`. Factors of size 1 (size-1 mesh axes) are left
+/// out of the state and the target: a step on them alone moves nothing and costs
+/// nothing, and any plan, each of its states without them, is a plan between the two
+/// states without them whose other steps are the same steps (a suffix stays a suffix),
+/// slicing no later and permuting no earlier. So its steps that cost something are at
+/// least the count there. Example: the target `f32[{x}8, {v}3]` on `{x:2, v:1}` is
+/// counted as `f32[{x}8, 3]`.
+Count count_bound(const Frame& frame, const State& s) {
+  const bool size_one = frame.size_one_mesh_axes && std::any_of(s.dims.begin(), s.dims.end(), [](const Factors& d) {
+    return std::any_of(d.begin(), d.end(), [](const Factor& f) { return f.size == 1; });
+  });
+  return size_one ? counted_steps(frame, without_size_one(s)) : counted_steps(frame, s);
 }
 
 /// What one device (or one group of devices) needs of a dim and the most it holds of

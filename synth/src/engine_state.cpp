@@ -162,6 +162,7 @@ Frame make_frame(const CostModel& model, const Mesh& src_mesh, const DistType& s
     for (const auto& x : d)
       if (x.size == 1) f.size_one_axes.push_back(x.axis);
   f.counted_target = without_size_one(f.target);
+  f.size_one_mesh_axes = std::find(f.axis_sizes.begin(), f.axis_sizes.end(), 1) != f.axis_sizes.end();
   for (std::size_t a = 0; a < f.axis_sizes.size(); ++a)
     if (f.axis_sizes[a] > 1) f.order_change_link = slower(f.order_change_link, f.classes[a]);
   f.min_latency_us = std::min(model.intra.latency_us, model.inter.latency_us);

@@ -105,6 +105,7 @@ struct Frame {
   DistType like;             // element type, global sizes and reduce op of the array
   State target;
   State counted_target;      // the target without factors of size 1 (the count bound's)
+  bool size_one_mesh_axes = false;  // some mesh axis has size 1
   Factors pool;              // every factor of every axis, those the target leaves replicated first
   std::vector<int> size_one_axes;  // axes of size 1 the target tiles by
   /// Per axis, the digits states may be relabeled on (set by the search); empty where no
