@@ -89,6 +89,10 @@ bool shares_a_proper_partition(const Mesh& a, const Mesh& b) {
     if (combinations > kMaxCombinations) return true;
   }
   const auto [a_coords, b_coords] = coordinates(a, b);
+  std::vector<std::size_t> b_axes(rank);
+  std::iota(b_axes.begin(), b_axes.end(), 0);
+  std::stable_sort(b_axes.begin(), b_axes.end(),
+                   [&](std::size_t u, std::size_t v) { return b.axis_size(u) > b.axis_size(v); });
   std::vector<std::size_t> pick(rank, 0);
   std::vector<int64_t> class_of(static_cast<std::size_t>(n));
   std::vector<int> first, parent;
@@ -113,9 +117,13 @@ bool shares_a_proper_partition(const Mesh& a, const Mesh& b) {
     // On `b`, the finest partition by each axis's coordinates that keeps every class
     // within one part: coordinates that share a class are joined. A partition by
     // sub-axes of `b` that is this one is at least as coarse on every axis, so it has
-    // as many classes only if the product of these does.
-    int64_t joined = 1;
-    for (std::size_t y = 0; y < rank && joined <= classes; ++y) {
+    // as many classes only if the product of these does. Each axis adds at most its
+    // size to that product: once the axes left (largest first) cannot make it up to
+    // `classes`, the partition is not one of `b`'s.
+    int64_t joined = 1, room = b.num_devices();
+    for (std::size_t i = 0; i < rank && joined <= classes && joined * room >= classes; ++i) {
+      const std::size_t y = b_axes[i];
+      room /= b.axis_size(y);
       const int size = static_cast<int>(b.axis_size(y));
       parent.resize(static_cast<std::size_t>(size));
       std::iota(parent.begin(), parent.end(), 0);
