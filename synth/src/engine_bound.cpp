@@ -679,7 +679,8 @@ const OrderChangeCharge& order_change_charge(const Frame& frame) {
 /// count: permute_may_finish()), a step that changes tile counts (a gather or an
 /// all_to_all) must run besides a permute of the target's shard or more: at least one
 /// more latency and its floor (Frame::step_fraction of the least shard over the fastest
-/// link); a permute of a smaller shard is followed by its gather already. Example
+/// link; factors of size 1 change no tile count, so that step has a group of 2 or more);
+/// a permute of a smaller shard is followed by its gather already. Example
 /// (`random223` of seed 13013, `{x:8 inter, y:2, z:2, w:4}` on another device order,
 /// `bf16[18432, {y}576] -> bf16[{w,x:(1)2,x:(2)4,y,z}18432, 576]`): the permute of the
 /// target's 165,888-byte shard over x costs 11.64 us; dim 1's two tiles must become one,
@@ -689,7 +690,7 @@ double order_change_us(const Frame& frame, const State& s) {
   const OrderChangeCharge& charge = order_change_charge(frame);
   const double below = frame.slice_after_receive ? charge.below_target_open : charge.below_target;
   const bool another_step =
-      !frame.slice_after_receive && frame.size_one_axes.empty() && !permute_may_finish(frame.target, s);
+      !frame.slice_after_receive && !permute_may_finish(frame.target, s);
   if (charge.at_target == 0 || !another_step) return std::min(charge.at_target, below);
   const double floor_us = frame.step_fraction * least_shard(frame, s) * static_cast<double>(frame.elem_bytes) /
                           (frame.max_bandwidth_gbps * 1e3);

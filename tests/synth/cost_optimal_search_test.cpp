@@ -201,11 +201,20 @@ TEST(OptimalSearch, ASourceSpeltInSubAxesThatMergeIsSearchedAsItsMergedForm) {
   EXPECT_EQ(split->expanded, 4);
   EXPECT_NEAR(split->time_us, merged->time_us, 1e-12);
   EXPECT_NEAR(split->time_us, 6.00136, 1e-9);
+  const DistType dst = type_of("f32[{y}8, {x}16]", mesh);
+  const DistType src = type_of("f32[{x}8, {y}16]", mesh);
+  const BigInt bound = std::max(local_bytes(src), local_bytes(dst));
+  EXPECT_EQ(optimal_problem(split->plan, mesh, type_of("f32[{x}8, {y:(1)4,y:(4)2}16]", mesh), mesh, dst, bound), "");
+  EXPECT_EQ(optimal_problem(merged->plan, mesh, src, mesh, dst, bound), "");
   // Where the written sub-axes hide a step of the merged form, the re-spelling permute
   // stays: x:(2)3 is no suffix of {x:(1)3,x:(3)2}, and the least plan re-spells first.
-  auto hidden = optimal_plan(CostModel{}, mesh_of("{x:6}"), type_of("f32[{x:(1)3,x:(3)2}6, 6]", mesh_of("{x:6}")),
-                             mesh_of("{x:6}"), type_of("f32[6, {x:(2)3}6]", mesh_of("{x:6}")));
+  const Mesh six = mesh_of("{x:6}");
+  const DistType written = type_of("f32[{x:(1)3,x:(3)2}6, 6]", six), target = type_of("f32[6, {x:(2)3}6]", six);
+  auto hidden = optimal_plan(CostModel{}, six, written, six, target);
   ASSERT_TRUE(hidden.ok()) << hidden.error().to_string();
+  EXPECT_EQ(optimal_problem(hidden->plan, six, written, six, target,
+                            std::max(local_bytes(written), local_bytes(target))),
+            "");
   ASSERT_EQ(hidden->plan.steps.size(), 3u) << to_string(hidden->plan);
   EXPECT_EQ(to_string(hidden->plan.steps[0]), "collective_permute(to=f32[{x}6, 6])");
   EXPECT_NEAR(hidden->time_us, 2.00013, 1e-5);

@@ -15,6 +15,7 @@
 #include "redist/synth/cost_model.hpp"
 #include "redist/synth/optimal.hpp"
 #include "redist/synth/synthesize.hpp"
+#include "synth/cost_optimal_checks.hpp"
 #include "synth/src/engine.hpp"
 #include "synth/src/engine_moves.hpp"
 #include "synth/link_class_cases.hpp"
@@ -191,10 +192,11 @@ TEST(EngineBound, FactorsOfSizeOneAreLeftOutOfTheCount) {
   const Mesh mesh = mesh_of("{x:4, y:3, v:1}");
   EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{y}12, 12]", "f32[{x}12, {v}12]"), 2 + 144 / 300e3, 1e-9);
   EXPECT_NEAR(source_bound(CostModel{}, mesh, "f32[{y,v}12, 12]", "f32[{x}12, 12]"), 2 + 144 / 300e3, 1e-9);
-  auto best =
-      optimal_plan(CostModel{}, mesh, type_of("f32[{y}12, 12]", mesh), mesh, type_of("f32[{x}12, {v}12]", mesh));
+  const DistType src = type_of("f32[{y}12, 12]", mesh), dst = type_of("f32[{x}12, {v}12]", mesh);
+  auto best = optimal_plan(CostModel{}, mesh, src, mesh, dst);
   ASSERT_TRUE(best.ok()) << best.error().to_string();
   EXPECT_NEAR(best->time_us, 2 + 144 / 300e3, 1e-9);
+  EXPECT_EQ(optimal_problem(best->plan, mesh, src, mesh, dst, std::max(local_bytes(src), local_bytes(dst))), "");
 }
 
 TEST(EngineBound, AnOrderChangeThatKeepsNoBlockChargesItsPermute) {
@@ -238,6 +240,7 @@ TEST(EngineBound, AnOrderChangeWithAnotherFirstDeviceChargesItsPermute) {
   ASSERT_TRUE(best.ok()) << best.error().to_string();
   EXPECT_NEAR(best->time_us, permute, 1e-9);
   EXPECT_EQ(best->expanded, 0);
+  EXPECT_EQ(optimal_problem(best->plan, mesh, src, reordered, dst, std::max(local_bytes(src), local_bytes(dst))), "");
 }
 
 TEST(EngineBound, AnOrderChangeThatMustAlsoChangeTileCountsTakesAnotherStep) {
@@ -267,6 +270,15 @@ TEST(EngineBound, AnOrderChangeThatMustAlsoChangeTileCountsTakesAnotherStep) {
   // which can only remove what the target leaves free, x: the slow link's latency and
   // bandwidth (5 us, 48 bytes at 25 GB/s), dearer than the first.
   EXPECT_NEAR(bound("f32[{x}4, {y}9, 2]", "f32[4, {y}9, 2]"), permute(96) + 1 + 24 / 300e3, 1e-9);
+  // A size-1 axis v in the target changes no tile count: dim 2 must still lose its two
+  // tiles, by a step of a group of 2 or more (it charged only the permute where the
+  // target tiled by a size-1 axis).
+  const Mesh with_v = mesh_of("{x:2, y:3, v:1}");
+  const Mesh with_v_reordered = parse_mesh("{x:2, y:3, v:1} devices=[1,3,5,0,2,4]").value();
+  const DistType s = type_of("f32[4, {y}9, {x}2]", with_v), d = type_of("f32[{x}4, {y}9, {v}2]", with_v_reordered);
+  const auto frame = make_frame(model, with_v, s, with_v_reordered, d, 96);
+  EXPECT_NEAR(lower_bound_us(frame, state_of(canonical(s, with_v), with_v, false)), permute(48) + 1 + 24 / 300e3,
+              1e-9);
 }
 
 TEST(EngineBound, ASlowDigitThatNoSliceCanPlaceNeedsASlowStep) {
