@@ -247,7 +247,9 @@ std::vector<std::string> step_link_axes(const TypedState& before, const TypedSta
   if (std::holds_alternative<CollectivePermute>(step.op)) return permute_axes(before, after, step);
   if (std::holds_alternative<Transfer>(step.op)) return {};  // links between the meshes (transfer.link)
   std::vector<std::string> names;
-  for_each_group_axis(step.op, [&](const AxisRef& a) { names.push_back(a.name); });
+  for_each_group_axis(step.op, [&](const AxisRef& a) {
+    if (a.size > 1) names.push_back(a.name);
+  });
   return in_mesh_order(before.mesh, names);
 }
 
@@ -262,7 +264,11 @@ StepCost step_cost(const CostModel& model, const TypedState& before, const Typed
     for (const auto& a : axes) cost.link = slower(cost.link, model.class_of(a));
   } else {
     cost.group_size = group_size_of(step);
-    for_each_group_axis(step.op, [&](const AxisRef& a) { cost.link = slower(cost.link, model.class_of(a.name)); });
+    // Members of a group differ along its axes of size 2 or more only: one of size 1
+    // (size_one_axes.hpp) carries no traffic, at any class.
+    for_each_group_axis(step.op, [&](const AxisRef& a) {
+      if (a.size > 1) cost.link = slower(cost.link, model.class_of(a.name));
+    });
   }
   const BigInt buffer = std::max(local_bytes(before.type), local_bytes(after.type));
   cost.wire_bytes = wire_bytes_of(cost.kind, cost.group_size, buffer);

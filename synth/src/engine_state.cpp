@@ -98,7 +98,8 @@ void append_sub_factors(const Factor& region, Factors& out) {
 
 LinkClass slowest(const Frame& frame, const Factors& factors) {
   LinkClass c = LinkClass::intra;
-  for (const auto& f : factors) c = slower(c, frame.classes[static_cast<std::size_t>(f.axis)]);
+  for (const auto& f : factors)
+    if (f.size > 1) c = slower(c, frame.classes[static_cast<std::size_t>(f.axis)]);
   return c;
 }
 

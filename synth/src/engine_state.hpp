@@ -170,7 +170,8 @@ int64_t local_bytes(const Frame& frame, const State& s);
 Factors free_regions(const Frame& frame, const State& s);
 /// Appends every factor of size >= 2 inside `region` whose ends nest with its ends.
 void append_sub_factors(const Factor& region, Factors& out);
-/// The slowest link class over the axes of `factors`.
+/// The slowest link class over the axes of `factors` of size 2 or more (one of size 1
+/// carries no traffic).
 LinkClass slowest(const Frame& frame, const Factors& factors);
 
 /// Returns `s` without its factors of size 1 (of size-1 mesh axes: they tile nothing).

@@ -159,7 +159,7 @@ struct PlanCost {
 };
 
 /// The mesh axes whose links a step from `before` to `after` uses: a collective's own
-/// axes; for a permute, the axes on which a device and the source the lowering pairs it
+/// axes of size 2 or more; for a permute, the axes on which a device and the source the lowering pairs it
 /// with differ (every axis when the device order changes). Names in mesh order.
 std::vector<std::string> step_link_axes(const TypedState& before, const TypedState& after, const Step& step);
 
