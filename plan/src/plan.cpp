@@ -28,6 +28,12 @@ bool all_in_place(const DevicePairs& pairs) {
 }
 
 bool moves_nothing(const Step& step) {
+  const auto size_one = [](const std::vector<AxisRef>& axes) {
+    return std::all_of(axes.begin(), axes.end(), [](const AxisRef& a) { return a.size == 1; });
+  };
+  if (const auto* slice = std::get_if<AllSlice>(&step.op)) return size_one(slice->axes);
+  if (const auto* gather = std::get_if<AllGather>(&step.op)) return size_one(gather->axes());
+  if (const auto* exchange = std::get_if<AllToAll>(&step.op)) return size_one(exchange->axes());
   return std::holds_alternative<CollectivePermute>(step.op) && step.pairs && all_in_place(*step.pairs);
 }
 

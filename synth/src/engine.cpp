@@ -444,9 +444,10 @@ void finish(const CostModel& model, const Plan& plan, double time_us, EngineResu
 bool slices_first(const Plan& plan) {
   bool received = false;
   for (const auto& step : plan.steps) {
+    if (moves_nothing(step)) continue;
     const bool slice = std::holds_alternative<AllSlice>(step.op);
     if (slice && received) return false;
-    received = received || !(slice || moves_nothing(step));
+    received = received || !slice;
   }
   return true;
 }

@@ -93,7 +93,8 @@ struct EngineResult {
 };
 
 /// True when no all_slice of `plan` follows a step that communicates: a slice after
-/// received data drops some of it (G3a). The engine keeps only such plans.
+/// received data drops some of it (G3a). The engine keeps only such plans. Steps that
+/// move nothing (moves_nothing(): a slice of size-1 axes drops nothing) do not count.
 bool slices_first(const Plan& plan);
 
 /// Runs the engine from `src` on `src_mesh` to `dst` on `dst_mesh` (validated, same
