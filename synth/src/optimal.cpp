@@ -11,6 +11,7 @@
 #include "redist/synth/mesh_change.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "seeds.hpp"
+#include "size_one_axes.hpp"
 #include "transfer_senders.hpp"
 #include "synth_scope.hpp"
 
@@ -81,6 +82,19 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
                         options);
   }
   if (auto problem = input_problem(model, src_mesh, src, dst_mesh, dst)) return *problem;
+  // Size-1 axes tile nothing: the search plans without them and puts them back into its
+  // plan at no cost (size_one_axes.hpp); where that does not work, it plans with them.
+  if (!synth_detail::has_reductions(src, dst) &&
+      (synth_detail::tiles_by_size_one_axis(src) || synth_detail::tiles_by_size_one_axis(dst))) {
+    auto found = optimal_plan(model, src_mesh, synth_detail::without_size_one_axes(src), dst_mesh,
+                              synth_detail::without_size_one_axes(dst), options);
+    if (!found) return found;
+    if (auto dressed = synth_detail::with_size_one_axes(found->plan, src, dst))
+      if (auto cost = plan_cost(model, *dressed); cost && cost->time_us <= found->time_us * (1 + 1e-12)) {
+        found->plan = std::move(*dressed);
+        return found;
+      }
+  }
   const BigInt src_bytes = local_bytes(src), dst_bytes = local_bytes(dst);
   const BigInt bound = options.budget_bytes ? BigInt(*options.budget_bytes) : std::max(src_bytes, dst_bytes);
   if (bound < std::max(src_bytes, dst_bytes))

@@ -11,6 +11,7 @@
 #include "redist/core/bigint.hpp"
 #include "redist/synth/cost_model.hpp"
 #include "seeds.hpp"
+#include "size_one_axes.hpp"
 #include "synth_scope.hpp"
 
 namespace redist {
@@ -52,6 +53,19 @@ constexpr int64_t kFarPassScale = 50;
 /// the 90th-percentile call time; 8 lose a little (1.067).
 constexpr std::size_t kSearchPermuteTargets = 16;
 
+/// The plan between `src` and `dst` with their size-1 axes left out, with those put back
+/// (size_one_axes.hpp: at no cost), where synthesize() finds one and the result types;
+/// else nullopt, and the search plans with them.
+std::optional<Plan> planned_without_size_one_axes(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
+                                                  const DistType& dst, const SynthOptions& options) {
+  auto plan = synthesize(src_mesh, synth_detail::without_size_one_axes(src), dst_mesh,
+                         synth_detail::without_size_one_axes(dst), options);
+  if (!plan) return std::nullopt;
+  auto dressed = synth_detail::with_size_one_axes(*plan, src, dst);
+  if (!dressed || !type_plan(*dressed)) return std::nullopt;
+  return dressed;
+}
+
 }  // namespace
 
 Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
@@ -80,6 +94,8 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   }
   if (auto e = synth_detail::reduction_error(src_mesh, src, dst_mesh, dst)) return *e;
   const bool reducing = synth_detail::has_reductions(src, dst);
+  if (!reducing && (synth_detail::tiles_by_size_one_axis(src) || synth_detail::tiles_by_size_one_axis(dst)))
+    if (auto plan = planned_without_size_one_axes(src_mesh, src, dst_mesh, dst, options)) return std::move(*plan);
   auto problem = synth_detail::make_problem(src_mesh, synth_detail::without_reductions(src), dst_mesh,
                                             synth_detail::without_reductions(dst));
   if (!problem) return problem.error();

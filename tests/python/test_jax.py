@@ -90,8 +90,11 @@ def run_case(mesh_text, src_text, dst_text, seed=0, dtype=np.float32, explicit=F
     plan, report = rjax.plan_for(x, dst)
     assert report is not None and report.verified
     text = f.lower(x).compile().as_text()
+    # Steps that move nothing leave no collective: slices, permutes whose pairs keep
+    # every buffer in place, collectives over groups of one device (size-1 axes).
     moving = [s for s in redist.lower(plan).steps
-              if s.kind != "all_slice" and not (s.kind == "collective_permute" and all(a == b for a, b in s.pairs))]
+              if s.kind != "all_slice" and not (s.kind == "collective_permute" and all(a == b for a, b in s.pairs))
+              and not (s.kind != "collective_permute" and s.groups and all(len(g) == 1 for g in s.groups))]
     found = collectives(text)
     assert [op for op, _ in found] == [HLO_OPS[s.kind] for s in moving], (plan, found)
     for (op, table), step in zip(found, moving):
@@ -270,3 +273,19 @@ def test_unreduced_source(dst, transfers):
     assert "reduce_scatter" in [s.kind for s in plan.steps] or "all_reduce" in [s.kind for s in plan.steps]
     assert [op for op, _ in collectives(text)] == [HLO_OPS[s.kind] for s in redist.lower(plan).steps
                                                    if s.kind != "all_slice"]
+
+
+@pytest.mark.parametrize("mesh_text, src, dst, kinds", [
+    ("{data:8, model:1}", "f32[{data}16, {model}32]", "f32[{model}16, {data}32]",
+     ["all_gather", "all_to_all", "all_slice"]),
+    ("{data:4, x:2, model:1}", "f32[{data,model}16, {x}32]", "f32[{x}16, {model,data}32]",
+     ["all_to_all", "collective_permute"]),
+    ("{a:2, m:1, b:4}", "f32[{m,a}16, {b}32]", "f32[{b}16, {a,m}32]",
+     ["all_to_all", "collective_permute", "all_slice"]),
+], ids=["swap", "exchange_then_permute", "permute_then_slice"])
+def test_size_one_mesh_axes(mesh_text, src, dst, kinds):
+    """A mesh axis of size 1 in the specs (jax's ('data', 'model') with one model shard):
+    the plan without it, the axis put back by steps over it alone, which move nothing
+    and leave no collective (docs/search-engine.md, "Size-1 axes")."""
+    plan = run_case(mesh_text, src, dst)
+    assert [s.kind for s in plan.steps] == kinds

@@ -34,7 +34,7 @@ redist_synthesis_test(synth_uneven_tests
 
 redist_synthesis_test(synth_engine_property_tests
   SOURCES engine_property_test.cpp engine_bound_test.cpp engine_permute_test.cpp balanced_test.cpp direct_test.cpp sorted_test.cpp slow_first_test.cpp in_place_test.cpp same_blocks_test.cpp shared_partitions_test.cpp held_slices_test.cpp split_by_class_test.cpp slice_targets_test.cpp gather_order_test.cpp permute_first_test.cpp
-    transfer_senders_test.cpp search_gap_test.cpp engine_symmetry_test.cpp
+    transfer_senders_test.cpp search_gap_test.cpp engine_symmetry_test.cpp size_one_axes_test.cpp
   LIBS redist_synth redist_verify redist_proofs
   LABELS unit)
 
