@@ -67,6 +67,17 @@ TEST(MpiRuntime8, FusedAllToAllsAreOneExchange) {
                "all_to_all(src=1, dst=0, axes={x}; src=2, dst=0, axes={y}; src=3, dst=0, axes={z})\n");
 }
 
+TEST(MpiRuntime8, StepsOverSizeOneAxesMoveNothing) {
+  REQUIRE_RANKS(8);
+  // As synthesize() puts size-1 axes back into a plan (size_one_axes.hpp): gathered and
+  // sliced alone (groups of one rank), riding along in an exchange, re-spelt by a
+  // permute whose pairs keep every buffer in place.
+  expect_exact("mesh {data:8, model:1}\nsource f32[{data}16, {model}32]\nall_gather(dim=1, axes={model})\n"
+               "all_to_all(src=0, dst=1, axes={data})\nall_slice(dim=0, axes={model})\n");
+  expect_exact("mesh {x:4, y:2, v:1, u:1}\nsource f32[{x,v}16, {u,y}8]\nall_to_all(src=0, dst=1, axes={x,v})\n"
+               "collective_permute(to=f32[{u}16, {v,y,x}8])\n");
+}
+
 TEST(MpiRuntime8, FusedAllGathersAreOneCollective) {
   REQUIRE_RANKS(8);
   // Two dims, the minor part first, a suffix on a reversed device order, three parts,
