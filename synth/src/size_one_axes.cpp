@@ -20,9 +20,10 @@ bool size_one(const AxisRef& ref) { return ref.size == 1; }
 /// (axes of size 2 or more) starts: the axes before that point, and those from it on,
 /// the size-1 ones there included; nullopt where `moved` is no suffix of `dim`'s axes
 /// of size 2 or more. Example: {a,v,x,w} on x:4, moved {x:(2)2}: {a,v,x:(1)2} and
-/// {x:(2)2,w}.
+/// {x:(2)2,w}. Adjacent parts of one axis are merged first: {y:(1)2,y:(2)3} is y, whose
+/// minor part y:(3)2 is a suffix.
 std::optional<std::pair<Refs, Refs>> split_at(const Refs& dim, const Refs& moved, const Mesh& mesh) {
-  const Factors have = factors_of(dim, mesh), want = factors_of(moved, mesh);
+  const Factors have = merged(factors_of(dim, mesh)), want = factors_of(moved, mesh);
   if (want.empty()) return std::nullopt;
   const Factor& first = want.front();
   for (std::size_t j = 0; j < have.size(); ++j) {
