@@ -21,22 +21,22 @@ namespace redist::synth_detail {
 bool tiles_by_size_one_axis(const DistType& type);
 
 /// Returns `type` with the axes of size 1 left out of its dims. Example on
-/// {x:4, v:1}: f32[{v,x}8, {v}4] -> f32[{x}8, 4].
+/// {x:4, v:1, u:1}: f32[{v,x}8, {u}4] -> f32[{x}8, 4].
 DistType without_size_one_axes(DistType type);
 
 /// Returns `plan`, a plan between without_size_one_axes(src) and
 /// without_size_one_axes(dst), as a plan from `src` to `dst` of the same modeled cost;
-/// nullopt where that takes more than its steps and moves of size-1 axes alone (none
-/// of the random suites' pairs). Size-1 axes ride along in the suffixes the plan's
-/// gathers and all_to_alls move (a move of {x} out of {x,v} moves {x,v}); after the
-/// plan's permute, or where it has none from the source on, each dim holds them where
-/// the target's does, a slice of size-1 axes (it drops nothing) putting those the
-/// target has at a dim's minor end; before that, a gather of size-1 axes alone removes
-/// the source's at a dim's minor end, and a permute that moves nothing re-spells the
-/// rest (a plan without one). Example on {x:2, v:1}: the plan
+/// nullopt where a step's suffix cannot be found or the plan has a reduction step.
+/// Size-1 axes ride along in the suffixes the plan's gathers and all_to_alls move up to
+/// its last permute (a move of {x} out of {x,v} moves {x,v}). The permute's target and
+/// the steps after it are computed back from the target, whose size-1 axes at a dim's
+/// minor end are sliced in last (such a slice drops nothing). Without a permute, the end,
+/// else the source, is re-spelt by gathers and slices of size-1 axes at minor ends, else
+/// the type after the plan's first slices (or the end) by a permute that moves nothing.
+/// Example on {x:2, v:1}: the plan
 /// f32[{x}8, 4] -> all_to_all(src=0, dst=1, axes={x}) -> f32[8, {x}4]
-/// becomes, to f32[{v}8, {x,v}4]: all_to_all(src=0, dst=1, axes={x}),
-/// all_slice(dim=0, axes={v}), all_slice(dim=1, axes={v}).
+/// becomes, to f32[8, {x,v}4]: all_to_all(src=0, dst=1, axes={x}),
+/// all_slice(dim=1, axes={v}).
 std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& src, const DistType& dst);
 
 }  // namespace redist::synth_detail
