@@ -42,7 +42,9 @@ Status check_tables(const LoweredStep& step) {
           if constexpr (std::is_same_v<Op, LoweredReduceScatter> || std::is_same_v<Op, LoweredAllReduce>) {
             for (const auto& axis : s.group.axes) {
               const auto& pending = step.before.type.reduce_axes;
-              if (std::none_of(pending.begin(), pending.end(), [&](const AxisRef& r) { return overlaps(axis, r); }))
+              // (A pending axis of size 1 overlaps nothing, itself included.)
+              if (std::none_of(pending.begin(), pending.end(),
+                               [&](const AxisRef& r) { return axis == r || overlaps(axis, r); }))
                 return invalid_error(fmt::format("the {} reduces over {}, which is not a reduction axis of {}",
                                                  lowered_name(step.op), to_string(axis), to_string(step.before.type)));
             }
