@@ -34,6 +34,8 @@ bool moves_nothing(const Step& step) {
   if (const auto* slice = std::get_if<AllSlice>(&step.op)) return size_one(slice->axes);
   if (const auto* gather = std::get_if<AllGather>(&step.op)) return size_one(gather->axes());
   if (const auto* exchange = std::get_if<AllToAll>(&step.op)) return size_one(exchange->axes());
+  if (const auto* reduce = std::get_if<AllReduce>(&step.op)) return size_one(reduce->axes);
+  if (const auto* scatter = std::get_if<ReduceScatter>(&step.op)) return size_one(scatter->axes);
   return std::holds_alternative<CollectivePermute>(step.op) && step.pairs && all_in_place(*step.pairs);
 }
 

@@ -84,10 +84,10 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
   if (auto problem = input_problem(model, src_mesh, src, dst_mesh, dst)) return *problem;
   // Size-1 axes tile nothing: the search plans without them and puts them back into its
   // plan at no cost (size_one_axes.hpp); where that does not work, it plans with them.
-  if (!synth_detail::has_reductions(src, dst) &&
-      (synth_detail::tiles_by_size_one_axis(src) || synth_detail::tiles_by_size_one_axis(dst))) {
-    auto found = optimal_plan(model, src_mesh, synth_detail::without_size_one_axes(src), dst_mesh,
-                              synth_detail::without_size_one_axes(dst), options);
+  const DistType bare_src = synth_detail::without_size_one_axes(src), bare_dst = synth_detail::without_size_one_axes(dst);
+  if ((synth_detail::names_size_one_axis(src) || synth_detail::names_size_one_axis(dst)) &&
+      !synth_detail::has_reductions(bare_src, bare_dst)) {
+    auto found = optimal_plan(model, src_mesh, bare_src, dst_mesh, bare_dst, options);
     if (!found) return found;
     if (auto dressed = synth_detail::with_size_one_axes(found->plan, src, dst))
       if (auto cost = plan_cost(model, *dressed); cost && cost->time_us <= found->time_us * (1 + 1e-12)) {

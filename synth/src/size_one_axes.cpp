@@ -141,17 +141,36 @@ std::vector<Step> respelled(DistType from, DistType to, const Mesh& mesh) {
 
 }  // namespace
 
-bool tiles_by_size_one_axis(const DistType& type) {
-  return std::any_of(type.dims.begin(), type.dims.end(),
+bool names_size_one_axis(const DistType& type) {
+  return std::any_of(type.reduce_axes.begin(), type.reduce_axes.end(), size_one) ||
+         std::any_of(type.dims.begin(), type.dims.end(),
                      [](const Dim& d) { return std::any_of(d.axes.begin(), d.axes.end(), size_one); });
 }
 
 DistType without_size_one_axes(DistType type) {
   for (auto& d : type.dims) std::erase_if(d.axes, size_one);
+  std::erase_if(type.reduce_axes, size_one);
+  if (type.reduce_axes.empty()) type.reduce_op = ReduceOp::sum;
   return type;
 }
 
-std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& src, const DistType& dst) {
+std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& source, const DistType& target) {
+  if (!std::all_of(source.reduce_axes.begin(), source.reduce_axes.end(), size_one) ||
+      !std::all_of(target.reduce_axes.begin(), target.reduce_axes.end(), size_one))
+    return std::nullopt;
+  // Pending over size-1 axes only: reduced first, added last (both move nothing).
+  std::vector<Step> first_steps, pending;
+  if (!source.reduce_axes.empty()) first_steps.emplace_back(AllReduce{source.reduce_axes});
+  if (!target.reduce_axes.empty()) pending.emplace_back(AddPending{target.reduce_axes, target.reduce_op});
+  auto plan_of = [&](std::vector<Step> steps) {
+    steps.insert(steps.begin(), first_steps.begin(), first_steps.end());
+    steps.insert(steps.end(), pending.begin(), pending.end());
+    return Plan{plan.mesh, source, std::move(steps), target};
+  };
+  DistType src = source, dst = target;
+  src.reduce_axes.clear();
+  dst.reduce_axes.clear();
+  src.reduce_op = dst.reduce_op = ReduceOp::sum;
   const Mesh& mesh = plan.mesh;  // a permute's target mesh has the same axes
   const std::size_t n = plan.steps.size();
   std::size_t permute = n;  // the last permute
@@ -176,7 +195,7 @@ std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& src, co
     ending = respelled(at.type, dst, mesh);
     if (ending.empty() || !std::holds_alternative<CollectivePermute>(ending.front().op)) {
       std::move(ending.begin(), ending.end(), std::back_inserter(steps));
-      return Plan{mesh, src, std::move(steps), dst};
+      return plan_of(std::move(steps));
     }
   }
   // From the target back over the steps after the last permute (all steps without one):
@@ -198,7 +217,7 @@ std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& src, co
     std::move(respell.begin(), respell.end(), std::back_inserter(head));
     std::move(tail.begin() + static_cast<std::ptrdiff_t>(from - first), tail.end(), std::back_inserter(head));
     std::copy(last.begin(), last.end(), std::back_inserter(head));
-    return Plan{mesh, src, std::move(head), dst};
+    return plan_of(std::move(head));
   };
   if (permute < n) {  // the permute gives each dim the spelling the rest needs
     Step moved = plan.steps[permute];
@@ -217,7 +236,7 @@ std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& src, co
     return finished(std::move(steps), respelled(carried_types[slices], *after_slices, mesh), slices);
   }
   std::move(ending.begin(), ending.end(), std::back_inserter(steps));
-  return Plan{mesh, src, std::move(steps), dst};
+  return plan_of(std::move(steps));
 }
 
 }  // namespace redist::synth_detail

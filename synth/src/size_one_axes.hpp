@@ -16,17 +16,19 @@
 
 namespace redist::synth_detail {
 
-/// Returns true when a dim of `type` is tiled by an axis of size 1 (its pending
-/// reductions are not looked at).
-bool tiles_by_size_one_axis(const DistType& type);
+/// Returns true when `type` names an axis of size 1: in a dim, or pending (a pending
+/// sum over one device is the value itself).
+bool names_size_one_axis(const DistType& type);
 
-/// Returns `type` with the axes of size 1 left out of its dims. Example on
-/// {x:4, v:1, u:1}: f32[{v,x}8, {u}4] -> f32[{x}8, 4].
+/// Returns `type` with the axes of size 1 left out of its dims and pending reductions.
+/// Example on {x:4, v:1, u:1}: f32[{v,x}8, 4] sum{u} -> f32[{x}8, 4].
 DistType without_size_one_axes(DistType type);
 
 /// Returns `plan`, a plan between without_size_one_axes(src) and
 /// without_size_one_axes(dst), as a plan from `src` to `dst` of the same modeled cost;
 /// nullopt where a step's suffix cannot be found or the plan has a reduction step.
+/// `src` and `dst` may be pending over size-1 axes only: an all_reduce over them comes
+/// first, an add_pending of the target's last (both move nothing).
 /// Size-1 axes ride along in the suffixes the plan's gathers and all_to_alls move up to
 /// its last permute (a move of {x} out of {x,v} moves {x,v}). The permute's target and
 /// the steps after it are computed back from the target, whose size-1 axes at a dim's

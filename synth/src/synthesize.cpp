@@ -58,8 +58,9 @@ constexpr std::size_t kSearchPermuteTargets = 16;
 /// else nullopt, and the search plans with them.
 std::optional<Plan> planned_without_size_one_axes(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                                                   const DistType& dst, const SynthOptions& options) {
-  auto plan = synthesize(src_mesh, synth_detail::without_size_one_axes(src), dst_mesh,
-                         synth_detail::without_size_one_axes(dst), options);
+  const DistType bare_src = synth_detail::without_size_one_axes(src), bare_dst = synth_detail::without_size_one_axes(dst);
+  if (synth_detail::has_reductions(bare_src, bare_dst)) return std::nullopt;  // pending over other axes: searched
+  auto plan = synthesize(src_mesh, bare_src, dst_mesh, bare_dst, options);
   if (!plan) return std::nullopt;
   auto dressed = synth_detail::with_size_one_axes(*plan, src, dst);
   if (!dressed || !type_plan(*dressed)) return std::nullopt;
@@ -94,7 +95,7 @@ Result<Plan> synthesize(const Mesh& src_mesh, const DistType& src, const Mesh& d
   }
   if (auto e = synth_detail::reduction_error(src_mesh, src, dst_mesh, dst)) return *e;
   const bool reducing = synth_detail::has_reductions(src, dst);
-  if (!reducing && (synth_detail::tiles_by_size_one_axis(src) || synth_detail::tiles_by_size_one_axis(dst)))
+  if (synth_detail::names_size_one_axis(src) || synth_detail::names_size_one_axis(dst))
     if (auto plan = planned_without_size_one_axes(src_mesh, src, dst_mesh, dst, options)) return std::move(*plan);
   auto problem = synth_detail::make_problem(src_mesh, synth_detail::without_reductions(src), dst_mesh,
                                             synth_detail::without_reductions(dst));

@@ -145,9 +145,9 @@ bool all_in_place(const DevicePairs& pairs);
 
 /// Returns true when `step` moves no data: a collective_permute whose explicit pairs
 /// all keep each buffer on its device (a change of device order where every device
-/// already holds its block, e.g. a replicated array), or an all_slice, all_gather or
-/// all_to_all over axes of size 1 only (groups of one device; such a slice drops
-/// nothing).
+/// already holds its block, e.g. a replicated array), or an all_slice, all_gather,
+/// all_to_all, all_reduce or reduce_scatter over axes of size 1 only (groups of one
+/// device; such a slice drops nothing).
 bool moves_nothing(const Step& step);
 
 struct Plan {
