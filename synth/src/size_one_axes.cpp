@@ -19,8 +19,8 @@ bool size_one(const AxisRef& ref) { return ref.size == 1; }
 /// Returns `dim` (a dim's axes, size-1 ones among them) split where the suffix `moved`
 /// (axes of size 2 or more) starts: the axes before that point, and those from it on,
 /// the size-1 ones there included; nullopt where `moved` is no suffix of `dim`'s axes
-/// of size 2 or more. Example: {a,v,x,w} on x:4, moved {x:(2)2}: {a,v,x:(1)2} and
-/// {x:(2)2,w}. Adjacent parts of one axis are merged first: {y:(1)2,y:(2)3} is y, whose
+/// of size 2 or more. Example: {a,v,x,w} on x:4 with v and w of size 1, moved
+/// {x:(2)2}: {a,v,x:(1)2} and {x:(2)2,w}. Adjacent parts of one axis are merged first: {y:(1)2,y:(2)3} is y, whose
 /// minor part y:(3)2 is a suffix.
 std::optional<std::pair<Refs, Refs>> split_at(const Refs& dim, const Refs& moved, const Mesh& mesh) {
   const Factors have = merged(factors_of(dim, mesh)), want = factors_of(moved, mesh);
