@@ -29,6 +29,7 @@ struct Args {
   int random_inter_axes = 1;
   int max_axes = 6;
   int64_t max_devices = 4096;
+  bool size_one_axis = false;
   int64_t max_expanded = 20000;
   std::optional<int64_t> default_expanded;  // absent: synthesize()'s default
   double default_gap = SynthOptions{}.gap;
@@ -38,14 +39,18 @@ struct Args {
 };
 
 /// The model for `c`: the user's file where it names only axes of the case's mesh,
-/// else the defaults; random meshes of two or more axes get their first
-/// `random_inter_axes` axes inter-node (nodes major, devices within a node minor).
+/// else the defaults; random meshes of two or more axes of size 2 or more get their
+/// first `random_inter_axes` such axes inter-node (nodes major, devices within a node
+/// minor; an axis of size 1 is neither).
 CostModel model_for(const corpus::Case& c, const std::optional<CostModel>& user, int random_inter_axes) {
   if (user && validate(*user, c.mesh).ok()) return *user;
   CostModel model;
-  if (c.suite == "random" && c.mesh.rank() >= 2)
-    for (int i = 0; i < random_inter_axes && i + 1 < static_cast<int>(c.mesh.rank()); ++i)
-      model.axis_class[c.mesh.axes()[static_cast<std::size_t>(i)].name] = LinkClass::inter;
+  if (c.suite != "random") return model;
+  std::vector<std::string> axes;  // of size 2 or more
+  for (const auto& a : c.mesh.axes())
+    if (a.size > 1) axes.push_back(a.name);
+  for (int i = 0; i < random_inter_axes && i + 1 < static_cast<int>(axes.size()); ++i)
+    model.axis_class[axes[static_cast<std::size_t>(i)]] = LinkClass::inter;
   return model;
 }
 
@@ -66,6 +71,7 @@ int run(const Args& args) {
   random.seed = args.seed;
   random.max_axes = args.max_axes;
   random.max_devices = args.max_devices;
+  random.size_one_axis = args.size_one_axis;
   for (auto& c : corpus::random_cases(random)) cases.push_back(std::move(c));
 
   OptimalOptions options;
@@ -121,6 +127,9 @@ int main(int argc, char** argv) {
   app.add_option("--random-inter-axes", args.random_inter_axes, "Leading axes of random meshes that are inter-node");
   app.add_option("--max-axes", args.max_axes, "Most mesh axes in the random suite");
   app.add_option("--max-devices", args.max_devices, "Most devices in the random suite");
+  app.add_flag("--size-one-axis", args.size_one_axis,
+               "Give every random mesh one more axis of size 1, which the target names (the source half the "
+               "time): the same cases otherwise");
   app.add_option("--max-expanded", args.max_expanded, "States the optimal search may expand per case");
   app.add_option("--default-expanded", args.default_expanded,
                  "States the default synthesis may expand from its seeds per case (SynthOptions::max_expanded, "

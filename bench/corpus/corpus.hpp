@@ -46,6 +46,11 @@ struct RandomSuiteOptions {
   /// Whole-array sizes are drawn log-uniformly in [2^min_log2_bytes, 2^max_log2_bytes].
   int min_log2_bytes = 16;
   int max_log2_bytes = 30;
+  /// Each mesh gets one more axis, `s` of size 1, at a random place in its axis order,
+  /// which the target names at a random place of a random dim, and the source half the
+  /// time (a partitioner's ('data', 'model') mesh with one model shard). The cases are
+  /// otherwise those without it: its places are drawn from a stream of their own.
+  bool size_one_axis = false;
 };
 
 /// `options.count` random divisible cases without reductions: meshes of min_axes..

@@ -83,10 +83,26 @@ void size_dims(DistType& src, DistType& dst, double bytes, Rng& rng) {
   for (std::size_t d = 0; d < src.rank(); ++d) src.dims[d].global = dst.dims[d].global *= std::max<int64_t>(1, per_dim);
 }
 
+/// `c` with the axis `s` of size 1 added to its meshes at a random place and named by
+/// the target, and the source half the time, each at a random place of a random dim.
+void add_size_one_axis(Case& c, Rng& rng) {
+  auto axes = c.mesh.axes();
+  axes.insert(axes.begin() + uniform(rng, 0, static_cast<int64_t>(axes.size())), MeshAxis{"s", 1});
+  c.mesh = Mesh::create(axes, c.mesh.device_order()).value();
+  c.target_mesh = Mesh::create(axes, c.target_mesh.device_order()).value();
+  auto name = [&rng](DistType& type) {
+    auto& dim = type.dims[static_cast<std::size_t>(uniform(rng, 0, static_cast<int64_t>(type.rank()) - 1))].axes;
+    dim.insert(dim.begin() + uniform(rng, 0, static_cast<int64_t>(dim.size())), AxisRef{"s", 1, 1, false});
+  };
+  name(c.dst);
+  if (uniform(rng, 0, 1) == 0) name(c.src);
+}
+
 }  // namespace
 
 std::vector<Case> random_cases(const RandomSuiteOptions& options) {
   Rng rng(options.seed);
+  Rng size_one_rng(options.seed ^ 0x5153u);  // its own stream: the cases stay the same
   std::vector<Case> out;
   for (int i = 0; i < options.count; ++i) {
     Case c{"random", "random" + std::to_string(i), random_mesh(rng, options), {}, {}, {}, std::nullopt, ""};
@@ -97,6 +113,7 @@ std::vector<Case> random_cases(const RandomSuiteOptions& options) {
     c.dst.dims = random_tiling(c.mesh, rank, rng);
     const double log2_bytes = std::uniform_real_distribution<double>(options.min_log2_bytes, options.max_log2_bytes)(rng);
     size_dims(c.src, c.dst, std::exp2(log2_bytes), rng);
+    if (options.size_one_axis) add_size_one_axis(c, size_one_rng);
     out.push_back(std::move(c));
   }
   return out;
