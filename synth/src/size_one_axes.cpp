@@ -122,6 +122,11 @@ std::vector<Step> minor_size_one_slices(DistType& type) {
   return slices;
 }
 
+/// True when `steps` (respelled()'s) is a permute.
+bool is_permute(const std::vector<Step>& steps) {
+  return !steps.empty() && std::holds_alternative<CollectivePermute>(steps.front().op);
+}
+
 /// The steps that re-spell `from` as `to` (the same blocks): gathers of the size-1 axes
 /// at a dim's minor end and slices of those `to` has there, where that is all they
 /// differ in; else a permute that moves nothing.
@@ -193,7 +198,7 @@ std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& source,
   std::vector<Step> ending;
   if (permute == n) {
     ending = respelled(at.type, dst, mesh);
-    if (ending.empty() || !std::holds_alternative<CollectivePermute>(ending.front().op)) {
+    if (!is_permute(ending)) {
       std::move(ending.begin(), ending.end(), std::back_inserter(steps));
       return plan_of(std::move(steps));
     }
@@ -227,10 +232,7 @@ std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& source,
   // Without one, the source re-spelt as the steps need (gathers and slices of size-1
   // axes alone), else the type after the plan's first slices (a permute that moves
   // nothing, before any data moves), else, where even its end takes a permute, the end.
-  const auto permutes = [](const std::vector<Step>& s) {
-    return !s.empty() && std::holds_alternative<CollectivePermute>(s.front().op);
-  };
-  if (auto respell = respelled(src, type, mesh); !permutes(respell)) return finished({}, std::move(respell), 0);
+  if (auto respell = respelled(src, type, mesh); !is_permute(respell)) return finished({}, std::move(respell), 0);
   if (slices < n && after_slices) {
     steps.resize(slices);
     return finished(std::move(steps), respelled(carried_types[slices], *after_slices, mesh), slices);
