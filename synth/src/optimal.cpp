@@ -82,19 +82,6 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
                         options);
   }
   if (auto problem = input_problem(model, src_mesh, src, dst_mesh, dst)) return *problem;
-  // Size-1 axes tile nothing: the search plans without them and puts them back into its
-  // plan at no cost (size_one_axes.hpp); where that does not work, it plans with them.
-  const DistType bare_src = synth_detail::without_size_one_axes(src), bare_dst = synth_detail::without_size_one_axes(dst);
-  if ((synth_detail::names_size_one_axis(src) || synth_detail::names_size_one_axis(dst)) &&
-      !synth_detail::has_reductions(bare_src, bare_dst)) {
-    auto found = optimal_plan(model, src_mesh, bare_src, dst_mesh, bare_dst, options);
-    if (!found) return found;
-    if (auto dressed = synth_detail::with_size_one_axes(found->plan, src, dst))
-      if (auto cost = plan_cost(model, *dressed); cost && cost->time_us <= found->time_us * (1 + 1e-12)) {
-        found->plan = std::move(*dressed);
-        return found;
-      }
-  }
   const BigInt src_bytes = local_bytes(src), dst_bytes = local_bytes(dst);
   const BigInt bound = options.budget_bytes ? BigInt(*options.budget_bytes) : std::max(src_bytes, dst_bytes);
   if (bound < std::max(src_bytes, dst_bytes))
@@ -103,6 +90,22 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
                              "bytes per device",
                              to_decimal(bound), to_decimal(src_bytes), to_decimal(dst_bytes)),
                  Error::npos};
+  // Size-1 axes tile nothing: the search plans without them and puts them back into its
+  // plan at no cost (size_one_axes.hpp); where that does not work, or finds no plan (the
+  // error then names the types as given), it plans with them.
+  const DistType bare_src = synth_detail::without_size_one_axes(src), bare_dst = synth_detail::without_size_one_axes(dst);
+  if ((synth_detail::names_size_one_axis(src) || synth_detail::names_size_one_axis(dst)) &&
+      !synth_detail::has_reductions(bare_src, bare_dst)) {
+    auto found = optimal_plan(model, src_mesh, bare_src, dst_mesh, bare_dst, options);
+    // A give-up, or a timeout, would come again.
+    if (!found && (found.error().kind != Error::Kind::no_plan || options.timeout_s)) return found;
+    if (found)
+      if (auto dressed = synth_detail::with_size_one_axes(found->plan, src, dst))
+        if (auto cost = plan_cost(model, *dressed); cost && cost->time_us <= found->time_us * (1 + 1e-12)) {
+          found->plan = std::move(*dressed);
+          return found;
+        }
+  }
   std::vector<Plan> seeds;
   if (synth_detail::has_reductions(src, dst))
     seeds = synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst);
