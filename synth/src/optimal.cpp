@@ -40,6 +40,29 @@ std::optional<Error> input_problem(const CostModel& model, const Mesh& src_mesh,
   return std::nullopt;
 }
 
+/// The optimal plan between `src` and `dst` with their size-1 axes left out, with those
+/// put back at no cost (size_one_axes.hpp), or that search's give-up or timeout (it
+/// would come again); nullopt where another axis is pending, no plan is found (the
+/// search with them then says so, naming the types as given) or putting them back does
+/// not work, and the search plans with them.
+std::optional<Result<OptimalPlan>> planned_without_size_one_axes(const CostModel& model, const Mesh& src_mesh,
+                                                                 const DistType& src, const Mesh& dst_mesh,
+                                                                 const DistType& dst, const OptimalOptions& options) {
+  const DistType bare_src = synth_detail::without_size_one_axes(src), bare_dst = synth_detail::without_size_one_axes(dst);
+  if (synth_detail::has_reductions(bare_src, bare_dst)) return std::nullopt;
+  auto found = optimal_plan(model, src_mesh, bare_src, dst_mesh, bare_dst, options);
+  if (!found) {
+    if (found.error().kind == Error::Kind::no_plan && !options.timeout_s) return std::nullopt;
+    return found;
+  }
+  auto dressed = synth_detail::with_size_one_axes(found->plan, src, dst);
+  if (!dressed) return std::nullopt;
+  auto cost = plan_cost(model, *dressed);
+  if (!cost || cost->time_us > found->time_us * (1 + 1e-12)) return std::nullopt;
+  found->plan = std::move(*dressed);
+  return found;
+}
+
 }  // namespace
 
 Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, const DistType& src,
@@ -93,19 +116,8 @@ Result<OptimalPlan> optimal_plan(const CostModel& model, const Mesh& src_mesh, c
   // Size-1 axes tile nothing: the search plans without them and puts them back into its
   // plan at no cost (size_one_axes.hpp); where that does not work, or finds no plan (the
   // error then names the types as given), it plans with them.
-  const DistType bare_src = synth_detail::without_size_one_axes(src), bare_dst = synth_detail::without_size_one_axes(dst);
-  if ((synth_detail::names_size_one_axis(src) || synth_detail::names_size_one_axis(dst)) &&
-      !synth_detail::has_reductions(bare_src, bare_dst)) {
-    auto found = optimal_plan(model, src_mesh, bare_src, dst_mesh, bare_dst, options);
-    // A give-up, or a timeout, would come again.
-    if (!found && (found.error().kind != Error::Kind::no_plan || options.timeout_s)) return found;
-    if (found)
-      if (auto dressed = synth_detail::with_size_one_axes(found->plan, src, dst))
-        if (auto cost = plan_cost(model, *dressed); cost && cost->time_us <= found->time_us * (1 + 1e-12)) {
-          found->plan = std::move(*dressed);
-          return found;
-        }
-  }
+  if (synth_detail::names_size_one_axis(src) || synth_detail::names_size_one_axis(dst))
+    if (auto found = planned_without_size_one_axes(model, src_mesh, src, dst_mesh, dst, options)) return *found;
   std::vector<Plan> seeds;
   if (synth_detail::has_reductions(src, dst))
     seeds = synth_detail::reduction_seeds(src_mesh, src, dst_mesh, dst);

@@ -7,6 +7,7 @@
 
 #include "factors.hpp"
 #include "redist/plan/typing.hpp"
+#include "synth_scope.hpp"
 
 namespace redist::synth_detail {
 
@@ -172,26 +173,25 @@ std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& source,
     steps.insert(steps.end(), pending.begin(), pending.end());
     return Plan{plan.mesh, source, std::move(steps), target};
   };
-  DistType src = source, dst = target;
-  src.reduce_axes.clear();
-  dst.reduce_axes.clear();
-  src.reduce_op = dst.reduce_op = ReduceOp::sum;
+  const DistType src = without_reductions(source), dst = without_reductions(target);
   const Mesh& mesh = plan.mesh;  // a permute's target mesh has the same axes
   const std::size_t n = plan.steps.size();
   std::size_t permute = n;  // the last permute
   for (std::size_t k = 0; k < n; ++k)
     if (std::holds_alternative<CollectivePermute>(plan.steps[k].op)) permute = k;
+  std::size_t slices = 0;  // without a permute, the plan's first slices
+  while (permute == n && slices < n && std::holds_alternative<AllSlice>(plan.steps[slices].op)) ++slices;
   // Up to the last permute (all steps without one), the source's size-1 axes ride along.
   std::vector<Step> steps;
-  std::vector<DistType> carried_types{src};  // before each step carried
   TypedState at{mesh, src};
+  DistType sliced = src;  // the type after the plan's first slices, carried along
   for (std::size_t k = 0; k < permute; ++k) {
     auto step = carried(plan.steps[k], at.type, mesh);
     if (!step) return std::nullopt;
     auto next = apply_step(at, *step);
     if (!next) return std::nullopt;
     at = std::move(*next);
-    carried_types.push_back(at.type);
+    if (k + 1 == slices) sliced = at.type;
     steps.push_back(std::move(*step));
   }
   // Without a permute, done where the end takes only gathers and slices of size-1 axes.
@@ -208,8 +208,6 @@ std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& source,
   DistType type = dst;
   const std::vector<Step> last = minor_size_one_slices(type);
   const std::size_t first = permute < n ? permute + 1 : 0;
-  std::size_t slices = 0;  // without a permute, the plan's first slices
-  while (permute == n && slices < n && std::holds_alternative<AllSlice>(plan.steps[slices].op)) ++slices;
   std::vector<Step> tail(n - first);
   std::optional<DistType> after_slices;  // the type the steps after them need
   for (std::size_t k = n; k-- > first;) {
@@ -235,7 +233,7 @@ std::optional<Plan> with_size_one_axes(const Plan& plan, const DistType& source,
   if (auto respell = respelled(src, type, mesh); !is_permute(respell)) return finished({}, std::move(respell), 0);
   if (slices < n && after_slices) {
     steps.resize(slices);
-    return finished(std::move(steps), respelled(carried_types[slices], *after_slices, mesh), slices);
+    return finished(std::move(steps), respelled(sliced, *after_slices, mesh), slices);
   }
   std::move(ending.begin(), ending.end(), std::back_inserter(steps));
   return plan_of(std::move(steps));
