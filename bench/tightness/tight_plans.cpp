@@ -186,6 +186,8 @@ class Search {
     return s;
   }
 
+  /// Returns the breadth-first search's verdict from `source` to `target` (the fewest
+  /// steps' tight plan in path() where found).
   TightSearchResult run(const State& source, const State& target) {
     TightSearchResult result;
     target_ = boxes(target);
@@ -229,6 +231,7 @@ class Search {
 
   const std::vector<Edge>& path() const { return path_; }
 
+  /// Returns the type `s` spells, adjacent digits of an axis merged into one factor.
   DistType type_of(const State& s) const {
     DistType t = src_;
     for (std::size_t i = 0; i < s.dims.size(); ++i) t.dims[i].axes = refs(s.dims[i], 0, s.dims[i].size());
