@@ -51,14 +51,20 @@ int main(int argc, char** argv) {
   std::string csv_path;
   int64_t max_states = 200'000;
   bool unbounded = false;
-  app.add_option("--random", suite.count, "random cases");
+  app.add_option("--random", suite.count, "random cases")->check(CLI::NonNegativeNumber);
   app.add_option("--seed", suite.seed, "random suite seed");
-  app.add_option("--max-axes", suite.max_axes, "most mesh axes");
-  app.add_option("--max-devices", suite.max_devices, "most devices");
-  app.add_option("--max-states", max_states, "types visited per digit order before giving up");
+  app.add_option("--max-axes", suite.max_axes, "most mesh axes")->check(CLI::Range(1, 6));
+  app.add_option("--max-devices", suite.max_devices, "most devices")->check(CLI::Range(int64_t{2}, int64_t{1} << 20));
+  app.add_option("--max-states", max_states, "types visited per digit order before giving up")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--unbounded", unbounded, "let types exceed max(source, target) local bytes");
   app.add_option("--csv", csv_path, "one row per case");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints the message (help: exit status 0)
+    return code == 0 ? 0 : 2;      // bad input: exit status 2, as every redist tool
+  }
 
   std::ofstream csv;
   if (!csv_path.empty()) {
