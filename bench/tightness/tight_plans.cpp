@@ -133,7 +133,7 @@ class Search {
  public:
   Search(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
          std::vector<std::vector<int64_t>> orders, const TightSearchOptions& options)
-      : src_mesh_(src_mesh), dst_mesh_(dst_mesh), src_(src), dst_(dst), options_(options) {
+      : src_mesh_(src_mesh), dst_mesh_(dst_mesh), src_(src), options_(options) {
     for (std::size_t a = 0; a < src_mesh.rank(); ++a) {
       int64_t pre = 1;
       for (int64_t p : orders[a]) {
@@ -661,7 +661,6 @@ class Search {
   const Mesh& src_mesh_;
   const Mesh& dst_mesh_;
   const DistType& src_;
-  const DistType& dst_;
   TightSearchOptions options_;
   std::vector<Digit> digits_;
   int rank_ = 0;
