@@ -643,7 +643,9 @@ class Search {
             move.pop_back();
           }
         }
-        if (here <= local[static_cast<std::size_t>(i)]) return;  // more digits only shrink it
+        // More digits never grow the local size; past the dim's length they keep it at 1
+        // (a padded type, some blocks empty).
+        if (here < local[static_cast<std::size_t>(i)] || (here == local[static_cast<std::size_t>(i)] && here > 1)) return;
         for (std::size_t g = 0; g < digits_.size(); ++g) {
           if (taken[g]) continue;
           taken[g] = true;
