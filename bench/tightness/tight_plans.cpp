@@ -10,6 +10,9 @@
 
 #include "tight_plans.hpp"
 
+#include "boxes.hpp"
+#include "relaxed_tightness.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <functional>
@@ -49,76 +52,6 @@ std::string key_of(const State& s) {
     key.push_back('|');
   }
   return key;
-}
-
-struct Interval {
-  int64_t lo = 0, hi = 0;  // [lo, hi)
-  bool empty() const { return lo >= hi; }
-  bool operator==(const Interval&) const = default;
-  auto operator<=>(const Interval&) const = default;
-};
-
-bool within(Interval a, Interval b) { return a.empty() || (b.lo <= a.lo && a.hi <= b.hi); }
-bool meet(Interval a, Interval b) { return std::max(a.lo, b.lo) < std::min(a.hi, b.hi); }
-
-/// Boxes of every device of one type: rank intervals a device, devices in source-mesh
-/// position order.
-struct Boxes {
-  int rank = 0;
-  std::vector<Interval> at;
-  const Interval* box(int64_t device) const { return &at[static_cast<std::size_t>(device * rank)]; }
-};
-
-bool empty(const Interval* a, int rank) {
-  for (int j = 0; j < rank; ++j)
-    if (a[j].empty()) return true;
-  return false;
-}
-bool subset(const Interval* a, const Interval* b, int rank) {
-  if (empty(a, rank)) return true;
-  for (int j = 0; j < rank; ++j)
-    if (!within(a[j], b[j])) return false;
-  return true;
-}
-bool disjoint(const Interval* a, const Interval* b, int rank) {
-  if (empty(a, rank) || empty(b, rank)) return true;
-  for (int j = 0; j < rank; ++j)
-    if (!meet(a[j], b[j])) return true;
-  return false;
-}
-bool equal(const Interval* a, const Interval* b, int rank) {
-  if (empty(a, rank) && empty(b, rank)) return true;
-  for (int j = 0; j < rank; ++j)
-    if (!(a[j] == b[j])) return false;
-  return true;
-}
-/// Returns whether a \ c lies in b: a \ c is the union over dims j of a with its
-/// interval j cut to a_j \ c_j.
-bool difference_within(const Interval* a, const Interval* c, const Interval* b, int rank) {
-  if (empty(a, rank)) return true;
-  if (empty(c, rank)) return subset(a, b, rank);
-  int outside = 0, last = -1;  // dims where a_j is not within b_j
-  for (int j = 0; j < rank; ++j)
-    if (!within(a[j], b[j])) ++outside, last = j;
-  for (int j = 0; j < rank; ++j) {
-    if (outside > 1 || (outside == 1 && last != j)) {
-      // Some other dim of a is outside b: every nonempty piece cut on j escapes b.
-      const Interval left{a[j].lo, std::min(a[j].hi, c[j].lo)}, right{std::max(a[j].lo, c[j].hi), a[j].hi};
-      if (!left.empty() || !right.empty()) return false;
-      continue;
-    }
-    const Interval left{a[j].lo, std::min(a[j].hi, c[j].lo)}, right{std::max(a[j].lo, c[j].hi), a[j].hi};
-    if (!within(left, b[j]) || !within(right, b[j])) return false;
-  }
-  return true;
-}
-/// Returns whether a ∩ t lies in n.
-bool meet_within(const Interval* a, const Interval* t, const Interval* n, int rank) {
-  for (int j = 0; j < rank; ++j)
-    if (!meet(a[j], t[j])) return true;
-  for (int j = 0; j < rank; ++j)
-    if (!within({std::max(a[j].lo, t[j].lo), std::min(a[j].hi, t[j].hi)}, n[j])) return false;
-  return true;
 }
 
 struct Edge {
@@ -221,10 +154,8 @@ class Search {
         queue.push_back(it->second);
       });
     }
-    if (result.verdict != TightVerdict::found && result.verdict != TightVerdict::gave_up) {
+    if (result.verdict != TightVerdict::found && result.verdict != TightVerdict::gave_up)
       result.verdict = TightVerdict::none;
-      result.in_every_order = stuck_in_every_order(source);
-    }
     result.states = static_cast<int64_t>(states.size());
     return result;
   }
@@ -383,59 +314,10 @@ class Search {
     return pairs;
   }
 
-  /// Returns whether no plan from `source` is tight whatever device orders its types
-  /// take: every device holds some of its target (so a tight permute moves nothing, in
-  /// any order), no slice keeps every device's target part (in any assignment of the
-  /// slices to the copies of a block), and no collective is tight (a gather's or an
-  /// all_to_all's result on a device depends only on its block: the same in any order).
-  /// Then every type a tight plan may reach holds the source's blocks, and the same
-  /// holds there. Only where each dim's tile count is a prime power (its digits, and so
-  /// its suffixes, are the same in any order).
-  bool stuck_in_every_order(const State& source) {
-    for (const auto& dim : source.dims)
-      for (int d : dim)
-        if (digits_[static_cast<std::size_t>(d)].size != digits_[static_cast<std::size_t>(dim.front())].size) return false;
-    const Boxes old = boxes(source);
-    for (int64_t p = 0; p < devices_; ++p)
-      if (disjoint(old.box(p), target_.box(p), rank_)) return false;
-    bool any = false;
-    successors(source, old, [&](State, Edge) { any = true; }, /*collectives_only=*/true);
-    if (any) return false;
-    const std::vector<bool> u = used(source);
-    for (std::size_t g = 0; g < digits_.size(); ++g) {
-      if (u[g]) continue;
-      const int64_t prime = digits_[g].size;
-      for (int i = 0; i < rank_; ++i)
-        if (!some_slice_drops_target(old, source, i, prime)) return false;
-    }
-    return true;
-  }
-
-  /// Returns whether cutting dim `i` of `s` into `prime` parts leaves some device's
-  /// target part of its block in no one part.
-  bool some_slice_drops_target(const Boxes& old, const State& s, int i, int64_t prime) const {
-    const int64_t g = global_[static_cast<std::size_t>(i)];
-    const int64_t t = tiles(s.dims[static_cast<std::size_t>(i)]), local = ceil_div(g, t * prime);
-    for (int64_t p = 0; p < devices_; ++p) {
-      const Interval *o = old.box(p), *tg = target_.box(p);
-      if (disjoint(o, tg, rank_)) continue;
-      const Interval need{std::max(o[i].lo, tg[i].lo), std::min(o[i].hi, tg[i].hi)};
-      const int64_t block = o[i].lo / ceil_div(g, t);
-      bool fits = false;
-      for (int64_t k = 0; k < prime && !fits; ++k) {
-        const int64_t lo = std::min((block * prime + k) * local, g);
-        fits = within(need, {lo, std::min(lo + local, g)});
-      }
-      if (!fits) return true;
-    }
-    return false;
-  }
-
-  void successors(const State& s, const Boxes& old, const std::function<void(State, Edge)>& emit,
-                  bool collectives_only = false) {
+  void successors(const State& s, const Boxes& old, const std::function<void(State, Edge)>& emit) {
     const std::vector<bool> u = used(s);
     // all_slice of one free digit.
-    for (int i = 0; i < rank_ && !collectives_only; ++i)
+    for (int i = 0; i < rank_; ++i)
       for (std::size_t g = 0; g < digits_.size(); ++g) {
         if (u[g]) continue;
         State next = s;
@@ -507,7 +389,7 @@ class Search {
     };
     exchanges(0, rank_ > 0 ? s.dims[0].size() : 0);
     // collective_permute to any type of the same local sizes, in either order.
-    for (int order = 0; order < (two_orders_ ? 2 : 1) && !collectives_only; ++order) permutes(s, old, order, emit);
+    for (int order = 0; order < (two_orders_ ? 2 : 1); ++order) permutes(s, old, order, emit);
   }
 
   /// Emits the all_to_all of `moves` (per source dim, minor-most part first) with the
@@ -727,7 +609,6 @@ TightSearchResult find_tight_plan(const Mesh& src_mesh, const DistType& src, con
   for (const auto& orders : per_axis) combinations *= orders.size();
   bool gave_up = false;
   std::size_t tried = 0;
-  bool every_order = true;
   for (std::size_t c = 0; c < combinations; ++c) {
     std::vector<std::vector<int64_t>> orders;
     std::size_t rest = c;
@@ -742,7 +623,6 @@ TightSearchResult find_tight_plan(const Mesh& src_mesh, const DistType& src, con
     ++tried;
     TightSearchResult run = search.run(*source, *target);
     result.states += run.states;
-    every_order = every_order && run.in_every_order;
     if (run.verdict == TightVerdict::gave_up) gave_up = true;
     if (run.verdict != TightVerdict::found) continue;
     result.verdict = TightVerdict::found;
@@ -763,7 +643,9 @@ TightSearchResult find_tight_plan(const Mesh& src_mesh, const DistType& src, con
   result.verdict = gave_up ? TightVerdict::gave_up
                    : combinations > 1 ? TightVerdict::none_per_digit_order
                                       : TightVerdict::none;
-  result.in_every_order = !gave_up && every_order;
+  if (!gave_up)
+    result.in_every_order =
+        none_in_any_order(src_mesh, src, dst_mesh, dst, options.max_states, options.within_bound).value_or(false);
   return result;
 }
 
