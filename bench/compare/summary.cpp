@@ -219,17 +219,6 @@ void write_wins(std::ostream& out, const std::vector<CaseResult>& results) {
   for (const auto& l : over) out << "  " << l << "\n";
 }
 
-/// `text` as one CSV field (quoted when it has a comma or a quote).
-std::string field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 void write_summary(std::ostream& out, const std::vector<CaseResult>& results) {
@@ -250,6 +239,7 @@ void write_summary(std::ostream& out, const std::vector<CaseResult>& results) {
 }
 
 void write_csv(std::ostream& out, const std::vector<CaseResult>& results) {
+  using corpus::csv_field;
   out << "suite,case,devices,axes,mesh,src,dst,planner,status,steps,collectives,time_us,wire_bytes,inter_bytes,"
          "peak_bytes,recv_max,recv_total,lb_max,lb_total,expanded,wall_us,shape,profile\n";
   for (const auto& r : results) {
@@ -257,17 +247,17 @@ void write_csv(std::ostream& out, const std::vector<CaseResult>& results) {
     for (const auto& m : r.plans) {
       std::string profile;
       for (const auto& b : m.profile) profile += (profile.empty() ? "" : ";") + to_decimal(b);
-      out << c.suite << "," << field(c.name) << "," << c.mesh.num_devices() << "," << c.mesh.rank() << ","
-          << field(to_string(c.mesh) + (c.target_mesh == c.mesh ? "" : " -> " + to_string(c.target_mesh))) << ","
-          << field(to_string(c.src))
-          << "," << field(to_string(c.dst)) << "," << m.planner << "," << field(m.status) << "," << m.steps << ","
+      out << c.suite << "," << csv_field(c.name) << "," << c.mesh.num_devices() << "," << c.mesh.rank() << ","
+          << csv_field(corpus::mesh_text(c)) << ","
+          << csv_field(to_string(c.src))
+          << "," << csv_field(to_string(c.dst)) << "," << m.planner << "," << csv_field(m.status) << "," << m.steps << ","
           << m.collectives << "," << std::setprecision(10) << m.time_us << "," << to_decimal(m.wire_bytes) << ","
           << to_decimal(m.inter_bytes) << "," << to_decimal(m.peak_bytes) << "," << to_decimal(m.recv_max) << ","
           << to_decimal(m.recv_total) << "," << (r.lower_bound ? to_decimal(r.lower_bound->max) : "") << ","
           << (r.lower_bound ? to_decimal(r.lower_bound->total) : "") << ","
           << (m.planner == "optimal" ? std::to_string(r.optimal_expanded) : "") << ","
           << (m.planner == "greedy" ? fixed(r.greedy_us, 1) : m.planner == "optimal" ? fixed(r.optimal_us, 1) : "") << ","
-          << field(m.shape) << ","
+          << csv_field(m.shape) << ","
           << profile << "\n";
     }
   }

@@ -60,4 +60,12 @@ struct RandomSuiteOptions {
 /// two sub-axes) go to random dims or stay replicated. Deterministic in the seed.
 std::vector<Case> random_cases(const RandomSuiteOptions& options);
 
+/// Returns `text` as one CSV field: quoted when it has a comma, a quote or a newline
+/// (quotes doubled, newlines as spaces).
+std::string csv_field(const std::string& text);
+
+/// Returns the case's mesh as the harness CSVs write it: "MESH", or "MESH -> TARGET_MESH"
+/// where the target's device order differs.
+std::string mesh_text(const Case& c);
+
 }  // namespace redist::corpus

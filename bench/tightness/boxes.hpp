@@ -1,6 +1,7 @@
 // Boxes: the elements a device holds in a type, per dim the real indices of its block
-// ([lo, hi), empty past a padded dim's end), and the checks the tight-plan searches make
-// on them (tight_plans.cpp, relaxed_tightness.cpp). Internal to bench/tightness.
+// ([lo, hi), empty past a padded dim's end), the checks the tight-plan searches make on
+// them, and the arithmetic both searches share (tight_plans.cpp, relaxed_tightness.cpp).
+// Internal to bench/tightness.
 
 #pragma once
 
@@ -8,7 +9,30 @@
 #include <cstdint>
 #include <vector>
 
+#include "redist/core/dist_type.hpp"
+
 namespace redist::tightness {
+
+/// The most dims a type may have here (the random suite's are at most 4).
+constexpr int kMaxRank = 8;
+
+inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Returns the prime factors of `n`, smallest first.
+inline std::vector<int64_t> prime_factors(int64_t n) {
+  std::vector<int64_t> out;
+  for (int64_t p = 2; p * p <= n; ++p)
+    while (n % p == 0) out.push_back(p), n /= p;
+  if (n > 1) out.push_back(n);
+  return out;
+}
+
+/// Returns the elements of one device's buffer under `type`, padding included.
+inline int64_t local_elements(const DistType& type) {
+  int64_t n = 1;
+  for (int64_t l : local_shape(type)) n *= l;
+  return n;
+}
 
 struct Interval {
   int64_t lo = 0, hi = 0;  // [lo, hi)
@@ -19,6 +43,13 @@ struct Interval {
 
 inline bool within(Interval a, Interval b) { return a.empty() || (b.lo <= a.lo && a.hi <= b.hi); }
 inline bool meet(Interval a, Interval b) { return std::max(a.lo, b.lo) < std::min(a.hi, b.hi); }
+
+/// Returns the real indices of block `block` of a dim of `global` elements cut into
+/// `tiles` blocks of ceil(global / tiles) (empty past the end).
+inline Interval block_interval(int64_t global, int64_t tiles, int64_t block) {
+  const int64_t local = ceil_div(global, tiles), lo = std::min(block * local, global);
+  return {lo, std::min(lo + local, global)};
+}
 
 /// Boxes of every device of one type: rank intervals a device, devices in source-mesh
 /// position order.

@@ -24,12 +24,7 @@
 namespace {
 
 using namespace redist;
-
-std::string csv_field(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+using corpus::csv_field;
 
 /// Returns "tight" where the plan types and receives exactly the lower bound, else why not.
 std::string recheck(const Plan& plan) {
@@ -98,9 +93,7 @@ int main(int argc, char** argv) {
     std::string steps;
     for (const auto& s : result.steps) steps += (steps.empty() ? "" : "; ") + s;
     if (csv.is_open()) {
-      const std::string mesh = c.target_mesh == c.mesh ? to_string(c.mesh)
-                                                       : to_string(c.mesh) + " -> " + to_string(c.target_mesh);
-      csv << c.name << ',' << c.mesh.num_devices() << ',' << c.mesh.rank() << ',' << csv_field(mesh) << ','
+      csv << c.name << ',' << c.mesh.num_devices() << ',' << c.mesh.rank() << ',' << csv_field(corpus::mesh_text(c)) << ','
           << csv_field(to_string(c.src)) << ',' << csv_field(to_string(c.dst)) << ',' << verdict << ','
           << (result.in_every_order ? "yes" : "") << ','
           << result.states << ',' << result.steps.size() << ',' << csv_field(check) << ',' << csv_field(steps)

@@ -10,12 +10,12 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
-#include <map>
 #include <set>
 #include <string>
 #include <unordered_set>
 
 #include "boxes.hpp"
+#include "redist/core/semantics.hpp"
 
 namespace redist::tightness {
 
@@ -46,16 +46,6 @@ std::string key_of(const State& s) {
   return key;
 }
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-std::map<int64_t, int> prime_counts(int64_t n) {
-  std::map<int64_t, int> out;
-  for (int64_t p = 2; p * p <= n; ++p)
-    while (n % p == 0) ++out[p], n /= p;
-  if (n > 1) ++out[n];
-  return out;
-}
-
 /// Each device's block of each dim of `type` on `mesh`'s order, for the device at source
 /// position p.
 std::vector<std::vector<int64_t>> blocks_of(const DistType& type, const Mesh& mesh, const Mesh& src_mesh) {
@@ -63,15 +53,7 @@ std::vector<std::vector<int64_t>> blocks_of(const DistType& type, const Mesh& me
   for (int64_t p = 0; p < src_mesh.num_devices(); ++p) {
     const Coords c = mesh.coords_of_device(src_mesh.device_at(p));
     std::vector<int64_t> b;
-    for (const auto& dim : type.dims) {
-      int64_t block = 0;
-      for (const auto& ref : dim.axes) {
-        const std::size_t axis = *mesh.axis_index(ref.name);
-        const int64_t stride = mesh.axis_size(axis) / (ref.pre * ref.size);
-        block = block * ref.size + (c[axis] / stride) % ref.size;
-      }
-      b.push_back(block);
-    }
+    for (const auto& dim : type.dims) b.push_back(block_index(mesh, c, dim));
     out.push_back(std::move(b));
   }
   return out;
@@ -86,9 +68,9 @@ Shape shape_of(const DistType& type) {
 class Relaxed {
  public:
   Relaxed(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst, bool within_bound)
-      : rank_(static_cast<int>(src.rank())), devices_(src_mesh.num_devices()), primes_(prime_counts(devices_)) {
+      : rank_(static_cast<int>(src.rank())), devices_(src_mesh.num_devices()) {
     for (const auto& dim : src.dims) global_.push_back(dim.global);
-    bound_ = within_bound ? std::max(local_elements(shape_of(src)), local_elements(shape_of(dst))) : INT64_MAX;
+    bound_ = within_bound ? std::max(tightness::local_elements(src), tightness::local_elements(dst)) : INT64_MAX;
     source_.shape = shape_of(src);
     for (const auto& b : blocks_of(src, src_mesh, src_mesh)) source_.blocks.push_back({id_of(source_.shape, b.data())});
     target_shape_ = shape_of(dst);
@@ -121,8 +103,7 @@ class Relaxed {
     return n;
   }
   Interval interval(int i, int64_t tiles, int64_t block) const {
-    const int64_t g = global_[static_cast<std::size_t>(i)], local = ceil_div(g, tiles), lo = std::min(block * local, g);
-    return {lo, std::min(lo + local, g)};
+    return block_interval(global_[static_cast<std::size_t>(i)], tiles, block);
   }
   int64_t id_of(const Shape& s, const int64_t* b) const {
     int64_t id = 0;
@@ -138,17 +119,15 @@ class Relaxed {
   void box_of(const Shape& s, const int64_t* b, Interval* out) const {
     for (int i = 0; i < rank_; ++i) out[i] = interval(i, s[static_cast<std::size_t>(i)], b[i]);
   }
-  /// A tiling some type can have: its primes among the mesh's, within the bound.
-  bool fits(const Shape& s) const {
-    std::map<int64_t, int> used;
-    for (int64_t t : s)
-      for (const auto& [p, k] : prime_counts(t)) used[p] += k;
-    for (const auto& [p, k] : used) {
-      const auto it = primes_.find(p);
-      if (it == primes_.end() || it->second < k) return false;
-    }
-    return local_elements(s) <= bound_;
+  /// Returns the devices over the tiles: each type's tiles are digits of the mesh, so
+  /// they divide the device count, and the quotient is the replication.
+  int64_t replication(const Shape& s) const {
+    int64_t tiles = 1;
+    for (int64_t t : s) tiles *= t;
+    return devices_ % tiles == 0 ? devices_ / tiles : 0;
   }
+  /// A tiling some type can have (its primes among the mesh's), within the bound.
+  bool fits(const Shape& s) const { return replication(s) > 0 && local_elements(s) <= bound_; }
   bool reached(const State& s) const {
     if (s.shape != target_shape_) return false;
     for (int64_t p = 0; p < devices_; ++p)
@@ -166,8 +145,8 @@ class Relaxed {
                   const std::function<void(State)>& emit) const {
     if (!fits(shape)) return;
     State next{shape, {}};
-    int64_t b[kRank];
-    Interval old_box[kRank], new_box[kRank];
+    int64_t b[kMaxRank];
+    Interval old_box[kMaxRank], new_box[kMaxRank];
     for (int64_t p = 0; p < devices_; ++p) {
       const Interval* t = target_.box(p);
       Blocks out;
@@ -189,20 +168,18 @@ class Relaxed {
   }
 
   void successors(const State& s, const std::function<void(State)>& emit) const {
-    std::map<int64_t, int> left = primes_;
-    for (int64_t t : s.shape)
-      for (const auto& [p, k] : prime_counts(t)) left[p] -= k;
+    std::vector<int64_t> free = prime_factors(replication(s.shape));
+    free.erase(std::unique(free.begin(), free.end()), free.end());
     for (int i = 0; i < rank_; ++i) {
       const std::size_t ui = static_cast<std::size_t>(i);
       // all_slice by a prime the tiling leaves free: any of the p parts.
-      for (const auto& [p, k] : left) {
-        if (k <= 0) continue;
+      for (int64_t p : free) {
         Shape shape = s.shape;
         shape[ui] *= p;
         collective(
             s, shape,
-            [&, p = p](const int64_t* b, const std::function<void(const int64_t*)>& to) {
-              int64_t m[kRank];
+            [&, p](const int64_t* b, const std::function<void(const int64_t*)>& to) {
+              int64_t m[kMaxRank];
               std::copy(b, b + rank_, m);
               for (int64_t v = 0; v < p; ++v) {
                 m[i] = b[i] * p + v;
@@ -219,7 +196,7 @@ class Relaxed {
         collective(
             s, shape,
             [&, d](const int64_t* b, const std::function<void(const int64_t*)>& to) {
-              int64_t m[kRank];
+              int64_t m[kMaxRank];
               std::copy(b, b + rank_, m);
               m[i] = b[i] / d;
               to(m);
@@ -268,7 +245,7 @@ class Relaxed {
         collective(
             s, shape,
             [&](const int64_t* b, const std::function<void(const int64_t*)>& to) {
-              int64_t m[kRank];
+              int64_t m[kMaxRank];
               std::copy(b, b + rank_, m);
               std::vector<int64_t> value(parts.size());
               for (std::size_t k = 0; k < parts.size(); ++k) {  // minor-most part of a source first
@@ -318,8 +295,8 @@ class Relaxed {
     int64_t total = 1;
     for (int64_t t : shape) total *= t;
     State next{shape, {}};
-    int64_t b[kRank];
-    Interval old_box[kRank], new_box[kRank];
+    int64_t b[kMaxRank];
+    Interval old_box[kMaxRank], new_box[kMaxRank];
     bool moves = false;
     for (int64_t p = 0; p < devices_; ++p) {
       const Interval* t = target_.box(p);
@@ -354,10 +331,8 @@ class Relaxed {
     if (moves || shape != s.shape) emit(std::move(next));
   }
 
-  static constexpr int kRank = 8;
   int rank_ = 0;
   int64_t devices_ = 0;
-  std::map<int64_t, int> primes_;
   std::vector<int64_t> global_;
   int64_t bound_ = 0;
   State source_;
@@ -370,6 +345,7 @@ class Relaxed {
 
 std::optional<bool> none_in_any_order(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                                       const DistType& dst, int64_t max_states, bool within_bound) {
+  if (src.rank() > static_cast<std::size_t>(kMaxRank)) return std::nullopt;
   return Relaxed(src_mesh, src, dst_mesh, dst, within_bound).run(max_states);
 }
 

@@ -24,8 +24,9 @@ namespace redist::tightness {
 
 /// Returns true where no plan from `src` to `dst` is LB-tight in any device order, false
 /// where the relaxation reaches the target (some plan may be tight), nullopt where it
-/// visits more than `max_states` states. `within_bound`: every tiling within
-/// max(source, target) local bytes. Same preconditions as find_tight_plan().
+/// visits more than `max_states` states or the types have more than 8 dims.
+/// `within_bound`: every tiling within max(source, target) local bytes. Same
+/// preconditions as find_tight_plan().
 std::optional<bool> none_in_any_order(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh,
                                       const DistType& dst, int64_t max_states, bool within_bound);
 

@@ -11,6 +11,7 @@
 #include "tight_plans.hpp"
 
 #include "boxes.hpp"
+#include "redist/core/semantics.hpp"
 #include "relaxed_tightness.hpp"
 
 #include <algorithm>
@@ -59,9 +60,6 @@ struct Edge {
   std::optional<Step> step;  // nullopt where the plan IR has no form for it
 };
 
-/// The most dims a type may have here (the random suite's are at most 4).
-constexpr int kMaxRank = 8;
-
 class Search {
  public:
   Search(const Mesh& src_mesh, const DistType& src, const Mesh& dst_mesh, const DistType& dst,
@@ -82,16 +80,12 @@ class Search {
       std::vector<int> values;
       for (int64_t p = 0; p < devices_; ++p) {
         const Coords c = o == 0 ? src_mesh.coords_of_position(p) : dst_mesh.coords_of_device(src_mesh.device_at(p));
-        // A digit's value: the axis coordinate's mixed-radix digit at stride (axis size) /
-        // (pre * size), as x:(m)k has the major part m.
-        for (const auto& d : digits_) {
-          const int64_t stride = src_mesh.axis_size(static_cast<std::size_t>(d.axis)) / (d.pre * d.size);
-          values.push_back(static_cast<int>((c[static_cast<std::size_t>(d.axis)] / stride) % d.size));
-        }
+        for (const auto& d : digits_)
+          values.push_back(static_cast<int>(axis_coordinate(src_mesh, c, {axis_name(d), d.pre, d.size})));
       }
       values_.push_back(std::move(values));
     }
-    elem_bytes_bound_ = std::max(local_elements(src), local_elements(dst));
+    elem_bound_ = std::max(tightness::local_elements(src), tightness::local_elements(dst));
   }
 
   /// The state of `type` in order `order`, or nullopt where its factors do not fall on
@@ -129,11 +123,10 @@ class Search {
     std::vector<std::pair<int64_t, Edge>> parent{{-1, {}}};
     seen.emplace(key_of(source), 0);
     std::deque<int64_t> queue{0};
-    const std::string goal = key_of(target);
     while (!queue.empty()) {
       const int64_t at = queue.front();
       queue.pop_front();
-      if (key_of(states[static_cast<std::size_t>(at)]) == goal) {
+      if (states[static_cast<std::size_t>(at)] == target) {
         result.verdict = TightVerdict::found;
         for (int64_t i = at; parent[static_cast<std::size_t>(i)].first >= 0; i = parent[static_cast<std::size_t>(i)].first)
           path_.push_back(parent[static_cast<std::size_t>(i)].second);
@@ -175,11 +168,8 @@ class Search {
     for (int g : list) t *= digits_[static_cast<std::size_t>(g)].size;
     return t;
   }
-  static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-  int64_t local_elements(const DistType& type) const {
-    int64_t n = 1;
-    for (const auto& dim : type.dims) n *= ceil_div(dim.global, tile_count(dim));
-    return n;
+  const std::string& axis_name(const Digit& d) const {
+    return src_mesh_.axes()[static_cast<std::size_t>(d.axis)].name;
   }
   int64_t local_elements(const State& s) const {
     int64_t n = 1;
@@ -190,15 +180,13 @@ class Search {
   /// Returns the interval of dim `i` tiled by `list` on the device at source position
   /// `p`, in order `order`.
   Interval interval(int i, const Digits& list, int order, int64_t p) const {
-    const int64_t g = global_[static_cast<std::size_t>(i)];
     const int* values = &values_[static_cast<std::size_t>(order)][static_cast<std::size_t>(p) * digits_.size()];
     int64_t block = 0, tiles = 1;
     for (int d : list) {
       block = block * digits_[static_cast<std::size_t>(d)].size + values[d];
       tiles *= digits_[static_cast<std::size_t>(d)].size;
     }
-    const int64_t local = ceil_div(g, tiles), lo = std::min(block * local, g);
-    return {lo, std::min(lo + local, g)};
+    return block_interval(global_[static_cast<std::size_t>(i)], tiles, block);
   }
 
   /// Returns the interval of dim `i` tiled by `list` on each device, in order `order`
@@ -207,20 +195,9 @@ class Search {
     std::string key{static_cast<char>(order), static_cast<char>(i)};
     for (int d : list) key.push_back(static_cast<char>(d));
     auto [it, inserted] = columns_.try_emplace(std::move(key));
-    if (!inserted) return it->second;
-    const int64_t g = global_[static_cast<std::size_t>(i)], local = ceil_div(g, tiles(list));
-    const auto& values = values_[static_cast<std::size_t>(order)];
-    std::vector<Interval>& out = it->second;
-    out.resize(static_cast<std::size_t>(devices_));
-    for (int64_t p = 0; p < devices_; ++p) {
-      int64_t block = 0;
-      for (int d : list)
-        block = block * digits_[static_cast<std::size_t>(d)].size +
-                values[static_cast<std::size_t>(p) * digits_.size() + static_cast<std::size_t>(d)];
-      const int64_t lo = std::min(block * local, g);
-      out[static_cast<std::size_t>(p)] = {lo, std::min(lo + local, g)};
-    }
-    return out;
+    if (inserted)
+      for (int64_t p = 0; p < devices_; ++p) it->second.push_back(interval(i, list, order, p));
+    return it->second;
   }
 
   Boxes boxes(const State& s) const {
@@ -261,8 +238,7 @@ class Search {
     std::vector<AxisRef> out;
     for (std::size_t k = from; k < to; ++k) {
       const Digit& d = digits_[static_cast<std::size_t>(list[k])];
-      const MeshAxis& axis = src_mesh_.axes()[static_cast<std::size_t>(d.axis)];
-      out.push_back(make_axis_ref(axis.name, d.pre, d.size, axis.size));
+      out.push_back(make_axis_ref(axis_name(d), d.pre, d.size, src_mesh_.axis_size(static_cast<std::size_t>(d.axis))));
     }
     return merge_adjacent(std::move(out),
                           [&](const std::string& name) { return src_mesh_.axis_size(*src_mesh_.axis_index(name)); });
@@ -272,7 +248,7 @@ class Search {
   /// edge is made only then: most candidates are not).
   void offer(const State& next, const Boxes& old, const std::function<Edge()>& make_edge, bool permute,
              const std::function<void(State, Edge)>& emit) const {
-    if (local_elements(next) > elem_bytes_bound_ && options_.within_bound) return;
+    if (local_elements(next) > elem_bound_ && options_.within_bound) return;
     std::optional<DevicePairs> pairs;
     if (!permute) {
       if (!tight_collective(old, next)) return;
@@ -554,19 +530,10 @@ class Search {
   std::vector<std::vector<int>> values_;  // [order][position * digits + digit]
   mutable std::unordered_map<std::string, std::vector<Interval>> columns_;
   mutable int64_t first_failing_ = 0;
-  int64_t elem_bytes_bound_ = 0;
+  int64_t elem_bound_ = 0;  // max(source, target) local elements
   Boxes target_;
   std::vector<Edge> path_;
 };
-
-/// Returns the prime factors of `n`, smallest first.
-std::vector<int64_t> primes_of(int64_t n) {
-  std::vector<int64_t> out;
-  for (int64_t p = 2; p * p <= n; ++p)
-    while (n % p == 0) out.push_back(p), n /= p;
-  if (n > 1) out.push_back(n);
-  return out;
-}
 
 }  // namespace
 
@@ -599,7 +566,7 @@ TightSearchResult find_tight_plan(const Mesh& src_mesh, const DistType& src, con
   // Every order of each axis's prime digits.
   std::vector<std::vector<std::vector<int64_t>>> per_axis;
   for (const auto& axis : src_mesh.axes()) {
-    auto primes = primes_of(axis.size);
+    auto primes = prime_factors(axis.size);
     std::vector<std::vector<int64_t>> orders;
     do orders.push_back(primes);
     while (std::next_permutation(primes.begin(), primes.end()));
